@@ -1,0 +1,118 @@
+# gjadvise: one top-level build.
+#   make                 library (static + shared), bin/gjadvise, gjadvise.pc
+#   make test            every CPU test (GPU tests skip without a device)
+#   make test SANITIZE=1 the same under AddressSanitizer + UBSan (build-asan/)
+#   make install PREFIX=/usr/local
+# CUDA_ARCH is overridable; the default builds Hopper machine code plus PTX.
+
+PREFIX     ?= /usr/local
+CUDA_HOME  ?= /usr/local/cuda
+CC         ?= cc
+NVCC       ?= $(CUDA_HOME)/bin/nvcc
+CUDA_ARCH  ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
+SANITIZE   ?= 0
+
+ifeq ($(SANITIZE),1)
+BUILD      ?= build-asan
+SANFLAGS    = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+BUILD      ?= build
+SANFLAGS    =
+endif
+# CUDA objects carry no sanitizer instrumentation: build them once, share them.
+CUOBJ      := build/obj
+
+CPPFLAGS   += -Iinclude -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CFLAGS     ?= -O2 -g
+CFLAGS     += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
+NVCCFLAGS  ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC -Xcompiler -Wall \
+              --expt-relaxed-constexpr -lineinfo -Iinclude -I.
+
+# Dependencies linked statically so binaries run on the GPU machine, which has
+# none of their development files (shared/DESIGN.md).
+STATIC_LIBS = $(shell $(CC) -print-file-name=libsqlite3.a) \
+              $(shell $(CC) -print-file-name=libgsl.a) \
+              $(shell $(CC) -print-file-name=libgslcblas.a)
+SYS_LIBS    = -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++ -lm -ldl -lrt -lpthread
+LDFLAGS    += $(SANFLAGS)
+
+LIB_C   := $(wildcard common/*.c model/*.c advisor/*.c db/*.c calibrate/*.c operators/*.c)
+LIB_CU  := $(wildcard calibrate/*.cu operators/*.cu)
+LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.o) $(LIB_CU:%.cu=$(CUOBJ)/%.cu.o)
+CLI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard cli/*.c))
+TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
+TSUPP   := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out tests/test_%,$(wildcard tests/*.c)))
+EXAMPLES:= $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+
+LIBA    := $(BUILD)/lib/libgjadvise.a
+LIBSO   := $(BUILD)/lib/libgjadvise.so
+BIN     := $(if $(filter 1,$(SANITIZE)),$(BUILD)/bin/gjadvise,bin/gjadvise)
+CMOCKA  := $(shell $(CC) -print-file-name=libcmocka.so.0)
+
+.PHONY: all lib test install clean check-symbols
+all: $(LIBA) $(LIBSO) $(BIN) $(BUILD)/gjadvise.pc
+
+lib: $(LIBA) $(LIBSO)
+
+$(BUILD)/obj/%.o: %.c include/gjadvise.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(CUOBJ)/%.cu.o: %.cu include/gjadvise.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBA): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# Shared library: dependencies folded in, only gj_* exported (lib.map).
+$(LIBSO): $(LIB_OBJ) lib.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $(LIB_OBJ) -Wl,--version-script=lib.map -Wl,--exclude-libs,ALL \
+	    $(LDFLAGS) $(STATIC_LIBS) $(SYS_LIBS)
+
+$(BIN): $(CLI_OBJ) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $(CLI_OBJ) $(LIBA) $(LDFLAGS) $(STATIC_LIBS) $(SYS_LIBS)
+
+# Tests: one binary per tests/test_*.c. A file tests/test_X.wrap may list
+# -Wl,--wrap=... flags for fault injection. libcmocka.so.0 sits beside them.
+$(BUILD)/tests/%: tests/%.c $(TSUPP) $(LIBA) $(BUILD)/tests/libcmocka.so.0
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests -o $@ $< $(TSUPP) $(LIBA) \
+	    $(shell cat tests/$*.wrap 2>/dev/null) '-Wl,-rpath,$$ORIGIN' -L$(BUILD)/tests -l:libcmocka.so.0 \
+	    $(LDFLAGS) $(STATIC_LIBS) $(SYS_LIBS)
+
+$(BUILD)/tests/libcmocka.so.0:
+	@mkdir -p $(dir $@)
+	cp -L $(CMOCKA) $@
+
+$(BUILD)/examples/%: examples/%.c $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIBA) $(LDFLAGS) $(STATIC_LIBS) $(SYS_LIBS)
+
+$(BUILD)/gjadvise.pc: Makefile
+	@mkdir -p $(dir $@)
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: gjadvise\nDescription: choose, predict and run GPU join and group-by operators\nVersion: %s\nLibs: -L$${libdir} -lgjadvise\nLibs.private: -lsqlite3 -lgsl -lgslcblas -L%s/lib64 -lcudart_static -lstdc++ -lm -ldl -lrt -lpthread\nCflags: -I$${includedir}\n' \
+	    '$(PREFIX)' "$$(sed -n 's/.*GJ_VERSION_STRING "\(.*\)"/\1/p' include/gjadvise.h)" '$(CUDA_HOME)' > $@
+
+test: $(TESTS) $(BIN) $(EXAMPLES)
+	@GJ_BIN=$(abspath $(BIN)) tests/run.sh $(TESTS) $(EXAMPLES)
+
+check-symbols: $(LIBSO)
+	@bad=$$(nm -D --defined-only $(LIBSO) | awk '{print $$3}' | grep -v '^gj_' | grep -v '^GJ' || true); \
+	if [ -n "$$bad" ]; then echo "non-gj_ symbols exported:"; echo "$$bad"; exit 1; fi; echo "exports: gj_* only"
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gjadvise
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/gjadvise.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(BUILD)/gjadvise.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+
+clean:
+	rm -rf build build-asan bin
+
+-include $(shell find $(BUILD)/obj $(CUOBJ) -name '*.d' 2>/dev/null)

@@ -1,0 +1,58 @@
+/* Shared pieces of the gjadvise command line: exit codes, value parsing,
+ * error lines, opening the store and choosing a profile. */
+#ifndef GJ_CLI_H
+#define GJ_CLI_H
+
+#include "gjadvise.h"
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes (documented in README and `gjadvise --help`). */
+enum {
+    GJ_EXIT_OK = 0,
+    GJ_EXIT_FAIL = 1,       /* unexpected failure (CUDA error, out of memory)   */
+    GJ_EXIT_USAGE = 2,      /* bad flag or value                                */
+    GJ_EXIT_NODEVICE = 3,   /* no GPU or no driver                              */
+    GJ_EXIT_STORE = 4,      /* store missing, locked, read-only, corrupt        */
+    GJ_EXIT_INPUT = 5,      /* input file missing or malformed                  */
+    GJ_EXIT_INFEASIBLE = 6, /* no implementation fits (device memory, aggregates) */
+    GJ_EXIT_CHECK = 7       /* --check found a wrong result                     */
+};
+
+/* A subcommand: argv[0] is the subcommand name. Returns an exit code. */
+typedef int (*gj_cli_fn)(int argc, char **argv);
+
+/* Sizes: "134217728", "2^27", "128M" (K, M, G, T are powers of 1024), "1e6".
+ * Returns 0 on success, -1 if malformed or above max. */
+int gj_cli_parse_size(const char *s, uint64_t max, uint64_t *out);
+/* Finite double, whole string. 0 / -1. */
+int gj_cli_parse_double(const char *s, double *out);
+/* Integer in [lo, hi], whole string. 0 / -1. */
+int gj_cli_parse_int(const char *s, long lo, long hi, long *out);
+
+/* Print "gjadvise <cmd>: --flag=value: allowed ..." and return GJ_EXIT_USAGE. */
+int gj_cli_bad(const char *cmd, const char *flag, const char *value, const char *allowed);
+/* Print "gjadvise <cmd>: <what>: <library message or errstr>" and map the
+ * status to an exit code. */
+int gj_cli_fail(const char *cmd, int status, gj_ctx *ctx, const char *what);
+/* Exit code for a library status. */
+int gj_cli_exit_for(int status);
+
+/* Resolve the store path: --db value, else GJADVISE_DB, else the XDG default. */
+int gj_cli_db_path(const char *flag_value, char *buf, size_t n);
+/* Open the store. With must_exist and no file, return GJ_ERR_NOTFOUND
+ * quietly (*db NULL) so read-only commands can fall back to built-ins. */
+int gj_cli_open_db(const char *cmd, const char *flag_value, int flags, gj_db **db, int *exit_code);
+
+/* Choose the profile: --profile NAME (store, then built-ins), else the
+ * newest profile of the local GPU in the store, else the first built-in.
+ * `note` says which and why. Returns an exit code (0 = ok). */
+int gj_cli_pick_profile(const char *cmd, const char *db_flag, const char *name,
+                        gj_profile **out, char *note, size_t note_n);
+
+/* Subcommands. */
+int gj_cli_recommend(int argc, char **argv);
+int gj_cli_model(int argc, char **argv);
+int gj_cli_profiles(int argc, char **argv);
+
+#endif

@@ -1,0 +1,175 @@
+/* Shared command-line helpers. */
+#include "cli/cli.h"
+#include "common/internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gj_cli_parse_size(const char *s, uint64_t max, uint64_t *out)
+{
+    if (!s || !*s || strlen(s) > 40) return -1;
+    char *end;
+    errno = 0;
+    if (s[0] == '-' || s[0] == '+') return -1;
+    if (!strncmp(s, "2^", 2)) {
+        long e;
+        if (gj_cli_parse_int(s + 2, 0, 62, &e)) return -1;
+        uint64_t v = 1ULL << e;
+        if (v > max) return -1;
+        *out = v;
+        return 0;
+    }
+    double v = strtod(s, &end);
+    if (errno || end == s || !isfinite(v) || v < 0) return -1;
+    double mul = 1;
+    if (*end) {
+        switch (*end) {
+        case 'k': case 'K': mul = 1024.0; break;
+        case 'm': case 'M': mul = 1024.0 * 1024; break;
+        case 'g': case 'G': mul = 1024.0 * 1024 * 1024; break;
+        case 't': case 'T': mul = 1024.0 * 1024 * 1024 * 1024; break;
+        default: return -1;
+        }
+        if (end[1]) return -1;
+    }
+    v *= mul;
+    if (v != floor(v) || v > (double)max) return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int gj_cli_parse_double(const char *s, double *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+int gj_cli_parse_int(const char *s, long lo, long hi, long *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+int gj_cli_bad(const char *cmd, const char *flag, const char *value, const char *allowed)
+{
+    fprintf(stderr, "gjadvise %s: %s=%s: %s\n", cmd, flag, value ? value : "(missing)", allowed);
+    return GJ_EXIT_USAGE;
+}
+
+int gj_cli_exit_for(int status)
+{
+    switch (status) {
+    case GJ_OK: return GJ_EXIT_OK;
+    case GJ_ERR_INVALID: return GJ_EXIT_USAGE;
+    case GJ_ERR_NOTFOUND: return GJ_EXIT_USAGE;
+    case GJ_ERR_DB: case GJ_ERR_DB_LOCKED: case GJ_ERR_DB_READONLY:
+    case GJ_ERR_DB_CORRUPT: case GJ_ERR_DB_VERSION: return GJ_EXIT_STORE;
+    case GJ_ERR_PARSE: case GJ_ERR_IO: return GJ_EXIT_INPUT;
+    case GJ_ERR_NODEVICE: return GJ_EXIT_NODEVICE;
+    case GJ_ERR_INFEASIBLE: case GJ_ERR_UNSUPPORTED: return GJ_EXIT_INFEASIBLE;
+    default: return GJ_EXIT_FAIL;
+    }
+}
+
+int gj_cli_fail(const char *cmd, int status, gj_ctx *ctx, const char *what)
+{
+    const char *msg = ctx && *gj_ctx_errmsg(ctx) ? gj_ctx_errmsg(ctx) : gj_errstr(status);
+    fprintf(stderr, "gjadvise %s: %s: %s\n", cmd, what, msg);
+    return gj_cli_exit_for(status);
+}
+
+int gj_cli_db_path(const char *flag_value, char *buf, size_t n)
+{
+    if (flag_value) {
+        if (!*flag_value || strlen(flag_value) >= n) return GJ_ERR_INVALID;
+        gj_strlcpy(buf, flag_value, n);
+        return GJ_OK;
+    }
+    return gj_db_default_path(buf, n);
+}
+
+int gj_cli_open_db(const char *cmd, const char *flag_value, int flags, gj_db **db, int *exit_code)
+{
+    char path[4096];
+    gj_ctx ctx = {0};
+    *db = NULL;
+    *exit_code = GJ_EXIT_OK;
+    if (gj_cli_db_path(flag_value, path, sizeof path) != GJ_OK) {
+        fprintf(stderr, "gjadvise %s: --db: no usable path (set --db, %s or HOME)\n", cmd, GJ_DB_ENV);
+        *exit_code = GJ_EXIT_STORE;
+        return GJ_ERR_INVALID;
+    }
+    int rc = gj_db_open(path, flags, db, &ctx);
+    if (rc == GJ_ERR_NOTFOUND && !(flags & GJ_DB_OPEN_CREATE)) return rc;
+    if (rc != GJ_OK) {
+        fprintf(stderr, "gjadvise %s: store %s: %s\n", cmd, path,
+                *ctx.msg ? ctx.msg : gj_errstr(rc));
+        *exit_code = GJ_EXIT_STORE;
+    }
+    return rc;
+}
+
+int gj_cli_pick_profile(const char *cmd, const char *db_flag, const char *name, gj_profile **out,
+                        char *note, size_t note_n)
+{
+    gj_db *db = NULL;
+    gj_ctx ctx = {0};
+    int code = GJ_EXIT_OK, rc;
+    *out = NULL;
+    rc = gj_cli_open_db(cmd, db_flag, GJ_DB_OPEN_READONLY, &db, &code);
+    if (rc != GJ_OK && rc != GJ_ERR_NOTFOUND) return code;
+    if (rc == GJ_ERR_NOTFOUND && db_flag) {
+        fprintf(stderr, "gjadvise %s: --db=%s: no such store (run `gjadvise calibrate --db %s` "
+                        "to create one, or leave --db out)\n", cmd, db_flag, db_flag);
+        return GJ_EXIT_STORE;
+    }
+    if (name) {
+        rc = db ? gj_db_profile_load(db, name, 0, out, &ctx) : gj_profile_builtin(name, out);
+        if (rc == GJ_ERR_NOTFOUND) {
+            char allowed[512] = "allowed: a stored profile (gjadvise profiles list) or a built-in:";
+            for (int i = 0; i < gj_profile_builtin_count(); i++) {
+                size_t l = strlen(allowed);
+                snprintf(allowed + l, sizeof allowed - l, " %s", gj_profile_builtin_name(i));
+            }
+            code = gj_cli_bad(cmd, "--profile", name, allowed);
+        } else if (rc != GJ_OK) {
+            code = gj_cli_fail(cmd, rc, &ctx, "loading profile");
+        } else {
+            snprintf(note, note_n, "profile %s v%d (%s), chosen with --profile", name,
+                     gj_profile_version(*out), gj_profile_origin(*out));
+        }
+        gj_db_close(db);
+        return code;
+    }
+    /* No name: the local GPU's newest profile, if there is a GPU and a store. */
+    int ngpu = 0;
+    gj_device dev;
+    if (db && gj_gpu_count(&ngpu, NULL) == GJ_OK && ngpu > 0 &&
+        gj_gpu_identify(0, &dev, NULL) == GJ_OK &&
+        gj_db_profile_for_device(db, dev.uuid, out, NULL) == GJ_OK) {
+        snprintf(note, note_n, "profile %s v%d, the newest for this GPU (%s)", gj_profile_name(*out),
+                 gj_profile_version(*out), dev.name);
+        gj_db_close(db);
+        return GJ_EXIT_OK;
+    }
+    gj_db_close(db);
+    rc = gj_profile_builtin(gj_profile_builtin_name(0), out);
+    if (rc != GJ_OK) return gj_cli_fail(cmd, rc, NULL, "loading the built-in profile");
+    snprintf(note, note_n, "profile %s (built-in default: %s; run `gjadvise calibrate` on a GPU "
+                           "to measure yours)", gj_profile_name(*out),
+             ngpu > 0 ? "no calibrated profile for this GPU" : "no GPU here");
+    return GJ_EXIT_OK;
+}

@@ -1,0 +1,506 @@
+/*
+ * gjadvise: choose, predict and run GPU join and group-by operators.
+ *
+ * The whole public C API. Every fallible function returns an int status
+ * (GJ_OK = 0, else one of GJ_ERR_*); results come back through out-parameters.
+ * Functions that take a `gj_ctx *ctx` copy a detailed message into it on error
+ * (ctx may be NULL). No function keeps global mutable state: distinct threads
+ * may call the library at once as long as each uses its own ctx and handles.
+ *
+ * Cost models: Wu, Koutsoukos, Alonso, "Efficiently Processing Joins and
+ * Grouped Aggregations on GPUs", SIGMOD 2025 (shared/papers/000); formula IDs
+ * (M-...) refer to model/MODEL.md.
+ */
+#ifndef GJADVISE_H
+#define GJADVISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GJ_VERSION_MAJOR 0
+#define GJ_VERSION_MINOR 1
+#define GJ_VERSION_PATCH 0
+#define GJ_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------------ */
+/* Status codes and error context                                           */
+/* ------------------------------------------------------------------------ */
+
+enum {
+    GJ_OK = 0,
+    GJ_ERR_INVALID = 1,     /* an argument is out of range or malformed        */
+    GJ_ERR_NOMEM = 2,       /* host allocation failed                          */
+    GJ_ERR_NOTFOUND = 3,    /* named profile, implementation or row is absent  */
+    GJ_ERR_DB = 4,          /* SQLite failed (I/O, constraint, ...)            */
+    GJ_ERR_DB_LOCKED = 5,   /* the store is locked by another process          */
+    GJ_ERR_DB_READONLY = 6, /* the store or its folder is not writable         */
+    GJ_ERR_DB_CORRUPT = 7,  /* not a gjadvise store, or damaged                */
+    GJ_ERR_DB_VERSION = 8,  /* store written by a newer gjadvise               */
+    GJ_ERR_PARSE = 9,       /* JSON or input file malformed                    */
+    GJ_ERR_IO = 10,         /* file could not be read or written               */
+    GJ_ERR_NODEVICE = 11,   /* no CUDA device or driver                        */
+    GJ_ERR_CUDA = 12,       /* a CUDA call or kernel failed                    */
+    GJ_ERR_INFEASIBLE = 13, /* no implementation fits the constraints          */
+    GJ_ERR_UNSUPPORTED = 14 /* valid request this build or implementation lacks */
+};
+
+/* Static, never-NULL description of a status code. */
+const char *gj_errstr(int code);
+
+/* Per-thread error context: keeps the last detailed message. */
+typedef struct gj_ctx gj_ctx;
+
+/* Create a context. [out] *out owned by caller, free with gj_ctx_free.
+ * Returns GJ_OK or GJ_ERR_NOMEM. */
+int gj_ctx_new(gj_ctx **out);
+/* Free a context; NULL is accepted. */
+void gj_ctx_free(gj_ctx *ctx);
+/* Last detailed message ("" if none). Valid until the next call using ctx.
+ * NULL ctx gives "". */
+const char *gj_ctx_errmsg(const gj_ctx *ctx);
+
+/* Free memory that the library returned (JSON strings and the like). */
+void gj_free(void *p);
+
+/* ------------------------------------------------------------------------ */
+/* Hardware parameters and profiles                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Every hardware parameter the models use. Plain data. Units: bandwidths in
+ * GB/s (1e9 bytes/s), rates in G operations/s, times in microseconds, sizes in
+ * bytes. The parameter table (gj_param_*) gives each field's key, unit and
+ * meaning; profiles store them by key. */
+typedef struct gj_hw {
+    /* global memory, GB/s */
+    double bw_seq;        /* B_G: sequential copy, bytes read + written      */
+    double bw_seq_read;   /* sequential read                                 */
+    double bw_seq_write;  /* sequential write                                */
+    double bw_rand;       /* B_R: unclustered 4-byte GATHER (Sec. 4.1.1)     */
+    double bw_rand_l2;    /* unclustered GATHER with source resident in L2   */
+    /* gather bandwidth when a warp's 32 reads touch u distinct 128 B lines
+     * (Sec. 4.1.3 assumes B_G/u); 0 = not measured, use max(B_G/u, B_R) */
+    double bw_u1, bw_u2, bw_u4, bw_u8, bw_u16, bw_u32;
+    /* on-chip memory, GB/s summed over the device */
+    double bw_l1;         /* B_M for L1/shared memory, sequential            */
+    double bw_l1_rand;    /* shared memory, random 4-byte accesses           */
+    double bw_l2;         /* B_M for L2, sequential                          */
+    double bw_l2_rand;    /* L2, random 4-byte accesses                      */
+    /* transformations */
+    double bw_hist;       /* radix histogram pass, GB/s of keys read         */
+    double bw_part_k4v4;  /* one 8-bit RADIX-PARTITION pass, GB/s of bytes   */
+    double bw_part_k4v8;  /*   read + written, for key/value widths 4/4,    */
+    double bw_part_k8v8;  /*   4/8 and 8/8                                   */
+    double sort_k32;      /* full radix sort, 4-byte keys + 4-byte values, G pairs/s */
+    double sort_k64;      /* full radix sort, 8-byte keys + 4-byte values, G pairs/s */
+    /* atomics, G updates/s over the device, by number of distinct targets */
+    double atom_g_t1, atom_g_t32, atom_g_t1k, atom_g_t1m;   /* global        */
+    double atom_s_t1, atom_s_t32, atom_s_t1k;               /* shared memory */
+    /* hash tables (open addressing, 4-byte keys and values), G ops/s */
+    double ht_build_l2, ht_probe_l2, ht_build_hbm, ht_probe_hbm;
+    /* overheads, microseconds */
+    double launch_us;     /* one kernel launch, back to back                 */
+    double malloc_us;     /* one cudaMalloc + cudaFree pair                  */
+    /* host link, GB/s */
+    double h2d_pageable, h2d_pinned, d2h_pageable, d2h_pinned;
+    /* structure */
+    double sm_count;
+    double l1_bytes;        /* L1 + shared memory per SM                     */
+    double smem_per_block;  /* largest opt-in shared memory per block        */
+    double l2_bytes;
+    double mem_bytes;       /* device memory                                 */
+} gj_hw;
+
+/* Where a parameter's value came from. */
+typedef enum gj_source {
+    GJ_SRC_UNSET = 0,
+    GJ_SRC_PAPER,     /* printed in paper 000                                 */
+    GJ_SRC_DERIVED,   /* computed from other parameters by a stated rule      */
+    GJ_SRC_ASSUMED,   /* an engineering estimate, no measurement behind it   */
+    GJ_SRC_MEASURED,  /* gjadvise calibrate                                   */
+    GJ_SRC_TUNED      /* gjadvise tune                                        */
+} gj_source;
+
+/* Static description of one gj_hw field. */
+typedef struct gj_param_info {
+    const char *key;   /* stable name used in the store and JSON, e.g. "bw_seq" */
+    const char *unit;  /* "GB/s", "Gop/s", "us", "bytes", "count"              */
+    const char *what;  /* one-line meaning                                     */
+    size_t offset;     /* offsetof(gj_hw, field)                               */
+} gj_param_info;
+
+/* Number of parameters; gj_param_at(i) for i in [0, count) never NULL. */
+int gj_param_count(void);
+const gj_param_info *gj_param_at(int i);
+/* Look a parameter up by key; NULL if unknown. Returns its index in *index if
+ * index is not NULL. */
+const gj_param_info *gj_param_find(const char *key, int *index);
+/* Name of a gj_source ("paper", "derived", ...). */
+const char *gj_source_name(gj_source s);
+
+/* Identity of a GPU. Plain data; strings are NUL-terminated. */
+typedef struct gj_device {
+    char name[96];
+    char uuid[48];          /* "GPU-xxxxxxxx-..." or "" for non-devices      */
+    int cc_major, cc_minor;
+    int sm_count;
+    uint64_t mem_bytes;
+    uint64_t l2_bytes;
+    uint64_t smem_per_block;   /* opt-in maximum                            */
+    uint64_t smem_per_sm;
+    int clock_mhz, mem_clock_mhz, mem_bus_bits;
+    int driver_version;     /* e.g. 13000                                    */
+    int runtime_version;
+} gj_device;
+
+/* A named set of hardware parameters with spreads and sources, plus the
+ * identity of the GPU it describes. Opaque. */
+typedef struct gj_profile gj_profile;
+
+/* New empty profile (all parameters unset). name: 1..63 chars of
+ * [A-Za-z0-9._-]. [out] *out owned by caller (gj_profile_free).
+ * Returns GJ_OK, GJ_ERR_INVALID (bad name), GJ_ERR_NOMEM. */
+int gj_profile_new(const char *name, gj_profile **out);
+/* Deep copy. Returns GJ_OK or GJ_ERR_NOMEM. */
+int gj_profile_clone(const gj_profile *p, gj_profile **out);
+/* Free; NULL accepted. */
+void gj_profile_free(gj_profile *p);
+
+/* Built-in profiles compiled into the library. gj_profile_builtin_name(i)
+ * for i in [0, gj_profile_builtin_count()). The first is the default used
+ * when no calibrated profile exists ("a100-paper"). */
+int gj_profile_builtin_count(void);
+const char *gj_profile_builtin_name(int i);
+/* Load a built-in by name. Returns GJ_OK or GJ_ERR_NOTFOUND. */
+int gj_profile_builtin(const char *name, gj_profile **out);
+
+/* Accessors. Returned pointers live as long as p. */
+const char *gj_profile_name(const gj_profile *p);
+const gj_hw *gj_profile_hw(const gj_profile *p);
+const gj_device *gj_profile_device(const gj_profile *p);
+const char *gj_profile_origin(const gj_profile *p);   /* "builtin", "calibrate", "tune", "import" */
+const char *gj_profile_created(const gj_profile *p);  /* ISO 8601 UTC, "" if unknown */
+const char *gj_profile_notes(const gj_profile *p);
+int gj_profile_version(const gj_profile *p);          /* 1 for a new profile  */
+double gj_profile_fit_error(const gj_profile *p);     /* held-out median |err|, <0 if none */
+
+/* Setters. Return GJ_OK, GJ_ERR_INVALID (NULL/unknown key/non-finite or
+ * negative value), GJ_ERR_NOMEM. */
+int gj_profile_set_name(gj_profile *p, const char *name);
+int gj_profile_set(gj_profile *p, const char *key, double value, double spread, gj_source src);
+int gj_profile_set_device(gj_profile *p, const gj_device *dev);
+int gj_profile_set_meta(gj_profile *p, const char *origin, const char *created,
+                        const char *notes, int version, double fit_error);
+/* Read one parameter by key; spread and src may be NULL.
+ * Returns GJ_OK, GJ_ERR_NOTFOUND (unknown key). Unset parameters read 0. */
+int gj_profile_get(const gj_profile *p, const char *key, double *value,
+                   double *spread, gj_source *src);
+
+/* Fill every unset parameter from the set ones by the rules of paper 000
+ * (B_R = B_G/24, L1 = 12 B_G, L2 = 4.5 B_G, ...), marking them DERIVED, so a
+ * partly measured profile is usable. Returns GJ_OK or GJ_ERR_INVALID when
+ * bw_seq is unset. */
+int gj_profile_complete(gj_profile *p);
+
+/* JSON form of a profile (one object; keys documented in README). [out]
+ * *json is malloc'd, free with gj_free. Returns GJ_OK, GJ_ERR_NOMEM. */
+int gj_profile_to_json(const gj_profile *p, char **json);
+/* Parse a profile from JSON. Unknown parameter keys are an error.
+ * Returns GJ_OK, GJ_ERR_PARSE (details in ctx), GJ_ERR_INVALID, GJ_ERR_NOMEM. */
+int gj_profile_from_json(const char *json, gj_profile **out, gj_ctx *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Workloads                                                                */
+/* ------------------------------------------------------------------------ */
+
+typedef enum gj_op { GJ_OP_JOIN = 0, GJ_OP_GROUPBY = 1 } gj_op;
+
+typedef enum gj_agg {
+    GJ_AGG_SUM = 0, GJ_AGG_MIN, GJ_AGG_MAX, GJ_AGG_COUNT, GJ_AGG_AVG,
+    GJ_AGG_COUNT_DISTINCT, GJ_AGG_MEDIAN,
+    GJ_AGG_KINDS
+} gj_agg;
+
+#define GJ_MAX_PAYLOADS 8
+#define GJ_MAX_AGGS 8
+#define GJ_MAX_ROWS (1ULL << 40)
+
+/* A workload: what the optimizer knows about one operator. Plain data;
+ * gj_workload_default() fills the paper's defaults. */
+typedef struct gj_workload {
+    gj_op op;
+    int key_bytes;        /* 4 or 8                                          */
+    int payload_bytes;    /* 4 or 8, every payload column                    */
+    double zipf;          /* skew of foreign keys (join) or group keys, >= 0 */
+    /* join: R is the build (primary-key) side, S the probe side             */
+    uint64_t r_rows, s_rows;
+    int r_payloads, s_payloads;   /* 0..GJ_MAX_PAYLOADS                     */
+    double match_ratio;   /* fraction of S rows that find a partner, [0,1]  */
+    uint64_t out_rows;    /* many-to-many output size; 0 = primary-foreign-key
+                             (match_ratio * s_rows)                          */
+    /* group-by over R(key, payloads...)                                     */
+    uint64_t rows;
+    uint64_t groups;      /* g, 1..rows                                      */
+    int n_aggs;           /* 1..GJ_MAX_AGGS; agg i reads payload column i
+                             (COUNT reads none)                              */
+    gj_agg aggs[GJ_MAX_AGGS];
+    int sorted_output;    /* output must be ordered by key (Fig. 21)        */
+} gj_workload;
+
+/* The paper's defaults: join 2^27 x 2^27, 4-byte keys and payloads, 2+2
+ * payload columns, match ratio 1; group-by 2^28 rows, 2^12 groups, max,max. */
+void gj_workload_default(gj_workload *w, gj_op op);
+/* Validate. Returns GJ_OK or GJ_ERR_INVALID with "field=value: allowed ..."
+ * in ctx. */
+int gj_workload_check(const gj_workload *w, gj_ctx *ctx);
+/* Output rows of a join workload (PK-FK or many-to-many), or groups. */
+uint64_t gj_workload_out_rows(const gj_workload *w);
+const char *gj_agg_name(gj_agg a);
+/* Parse "sum", "max", "count-distinct", ... Returns GJ_OK or GJ_ERR_INVALID. */
+int gj_agg_parse(const char *s, gj_agg *out);
+
+/* ------------------------------------------------------------------------ */
+/* Implementations, estimates and plans                                     */
+/* ------------------------------------------------------------------------ */
+
+typedef enum gj_impl {
+    GJ_IMPL_PHJ_UR = 0, GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_UR, GJ_IMPL_SMJ_TR, GJ_IMPL_NPHJ,
+    GJ_IMPL_HGB, GJ_IMPL_SGB_UR, GJ_IMPL_SGB_TR, GJ_IMPL_SGB_DE_TR,
+    GJ_IMPL_PGB_UR, GJ_IMPL_PGB_TR, GJ_IMPL_HASH_GLOBAL,
+    GJ_IMPL_COUNT
+} gj_impl;
+
+/* "PHJ-UR", ...; NULL for out-of-range values. */
+const char *gj_impl_name(gj_impl i);
+/* Case-insensitive parse of an implementation name. GJ_OK / GJ_ERR_NOTFOUND. */
+int gj_impl_parse(const char *s, gj_impl *out);
+/* Which operator an implementation belongs to. */
+gj_op gj_impl_op(gj_impl i);
+
+#define GJ_MAX_PHASES 4
+
+/* One phase of a prediction: transform / match / materialize for joins,
+ * group / aggregate for group-bys. */
+typedef struct gj_phase {
+    char name[16];
+    double ms;            /* predicted time                                 */
+    double bytes;         /* bytes moved through device memory              */
+    char dominant[64];    /* the largest term inside the phase               */
+} gj_phase;
+
+/* Prediction for one implementation on one workload and profile. */
+typedef struct gj_estimate {
+    gj_impl impl;
+    int feasible;                 /* 0: see why                             */
+    char why[120];                /* infeasibility reason, "" if feasible   */
+    double ms;                    /* predicted total                        */
+    double bytes;                 /* total bytes moved                      */
+    double floor_ms;              /* bytes that must move (inputs read once,
+                                     output written once) / B_G            */
+    double peak_bytes;            /* peak device memory, inputs included    */
+    int n_phases;
+    gj_phase phase[GJ_MAX_PHASES];
+} gj_estimate;
+
+/* Predict one implementation. Fills *out even when infeasible (why set).
+ * Returns GJ_OK, GJ_ERR_INVALID (bad workload, impl of the other operator). */
+int gj_model_estimate(gj_impl impl, const gj_workload *w, const gj_hw *hw,
+                      gj_estimate *out, gj_ctx *ctx);
+
+/* Where the choice would flip. */
+typedef struct gj_crossover {
+    int found;             /* 0: no flip within the parameter's range       */
+    char param[24];        /* "match_ratio", "groups", "payloads", ...      */
+    double at;             /* value at which the best implementation changes */
+    double current;        /* the workload's value                          */
+    gj_impl from, to;      /* best now, best beyond the crossover           */
+} gj_crossover;
+
+/* The advisor's answer. Plain data, owned by the caller; no free needed. */
+typedef struct gj_plan {
+    gj_op op;
+    gj_impl best;
+    int n;                               /* estimates, best first           */
+    gj_estimate est[GJ_IMPL_COUNT];      /* feasible by time, then infeasible */
+    char reason[512];                    /* why the best wins                */
+    gj_crossover crossover;              /* most decisive parameter          */
+    gj_impl heuristic;                   /* what the paper's rules pick      */
+    char heuristic_rule[160];            /* which rule, and why              */
+    char profile[64];                    /* profile used                     */
+} gj_plan;
+
+/* Rank every implementation of w->op for the profile. Honours
+ * w->sorted_output and sort-only aggregates (count-distinct, median) and
+ * device memory. Never touches the GPU or the store; thread-safe.
+ * Returns GJ_OK, GJ_ERR_INVALID (workload; details in ctx),
+ * GJ_ERR_INFEASIBLE (plan filled, nothing fits). */
+int gj_advise(const gj_workload *w, const gj_profile *p, gj_plan *out, gj_ctx *ctx);
+
+/* Plan as JSON. [out] *json malloc'd, free with gj_free. */
+int gj_plan_to_json(const gj_plan *plan, const gj_workload *w, char **json);
+
+/* ------------------------------------------------------------------------ */
+/* Paper 000 formulas, exactly as printed (model/MODEL.md)                   */
+/* ------------------------------------------------------------------------ */
+
+/* M-411-BR: B_G/B_R from the cycle counts of an unclustered and a clustered
+ * GATHER of equal instruction count (Table 1): 3 * speedup - 2. */
+double gj_m411_bg_over_br(double cycles_unclustered, double cycles_clustered);
+
+/* M-413-CS: sorting N (4-byte key, 4-byte payload) pairs, seconds: 68N/B_G.
+ * bg in bytes/s. */
+double gj_m413_cs(double n, double bg);
+/* M-413-CP: unclustered GATHER with g groups: (4 min(24,g) + 8) N / B_G. */
+double gj_m413_cp(double n, double g, double bg);
+/* Smallest g (power of two searched from 1) with C_S < C_P: 16 on any GPU
+ * with B_G = 24 B_R. ratio = B_G/B_R. */
+double gj_m413_group_threshold(double ratio);
+
+/* M-414-C1: unclustered gather of M of N, 4-byte: 104 M / B_G (ratio = 24).
+ * General: (2*4 + 4*ratio) M / B_G. */
+double gj_m414_c1(double m, double bg, double ratio);
+/* M-414-C2: 16-bit partition then clustered gather: (36N + 12M) / B_G. */
+double gj_m414_c2(double n, double m, double bg);
+/* Match ratio above which GFTR wins for p payload columns, the first one
+ * partitioned for free when first_free (p=1 without: 0.39; p=2 with: 0.2).
+ * Generalised to key/payload widths kb, pb and passes partition passes. */
+double gj_m414_threshold(int p, int first_free, int kb, int pb, int passes, double ratio);
+
+/* M-44-C1, M-44-C2, M-44-D (Sec. 4.4), seconds; bg, bm in bytes/s. */
+double gj_m44_c1(double n, int p, int k, double bg);
+double gj_m44_c2(double n, double g, int p, int k, double bg, double bm);
+double gj_m44_d(double n, double g, int k, double bg, double bm);
+/* B_M for a dictionary of g entries of (k+4) bytes: L1 if it fits in
+ * l1_bytes, else L2 if it fits in l2_bytes, else global (bw_seq). GB/s. */
+double gj_m44_bm(const gj_hw *hw, double g, int k);
+/* Smallest p (1..64) with C_2 < C_1, or 0 if none (Table 2). */
+int gj_m44_min_payloads(const gj_hw *hw, double n, double g, int k);
+
+/* ------------------------------------------------------------------------ */
+/* Store (db/): profiles, calibration samples, execution log in SQLite       */
+/* ------------------------------------------------------------------------ */
+
+typedef struct gj_db gj_db;
+
+#define GJ_DB_OPEN_EXISTING 0x0   /* fail with GJ_ERR_NOTFOUND if absent   */
+#define GJ_DB_OPEN_CREATE   0x1   /* create the file and folders if absent */
+#define GJ_DB_OPEN_READONLY 0x2   /* never write (no migration either)     */
+
+#define GJ_DB_ENV "GJADVISE_DB"   /* overrides the default path            */
+
+/* Default store path: $GJADVISE_DB, else $XDG_DATA_HOME/gjadvise/gjadvise.db,
+ * else $HOME/.local/share/gjadvise/gjadvise.db. Returns GJ_OK or
+ * GJ_ERR_INVALID (buffer too small or no HOME). */
+int gj_db_default_path(char *buf, size_t n);
+/* Open (and migrate, unless READONLY) a store. [out] *out, close with
+ * gj_db_close. Returns GJ_OK, GJ_ERR_NOTFOUND, GJ_ERR_DB_LOCKED,
+ * GJ_ERR_DB_READONLY, GJ_ERR_DB_CORRUPT, GJ_ERR_DB_VERSION, GJ_ERR_DB. */
+int gj_db_open(const char *path, int flags, gj_db **out, gj_ctx *ctx);
+/* Close; NULL accepted. */
+void gj_db_close(gj_db *db);
+/* Schema version of an open store. */
+int gj_db_schema_version(gj_db *db, int *version);
+
+/* One calibration sample: repeated measurement `run` of parameter `key`. */
+typedef struct gj_sample {
+    const char *key;
+    int run;
+    double value;
+} gj_sample;
+
+/* Save a profile as the next version of its name (the version is written
+ * back into p), with its samples (may be NULL/0), in one transaction:
+ * all or nothing. Returns GJ_OK or a GJ_ERR_DB*. */
+int gj_db_profile_save(gj_db *db, gj_profile *p, const gj_sample *samples,
+                       int n_samples, gj_ctx *ctx);
+/* Load a profile by name; version 0 = newest. Built-in names are served
+ * from the library when the store has no profile of that name.
+ * Returns GJ_OK, GJ_ERR_NOTFOUND, GJ_ERR_DB*. */
+int gj_db_profile_load(gj_db *db, const char *name, int version,
+                       gj_profile **out, gj_ctx *ctx);
+/* Newest profile whose device UUID is uuid (tuned beats calibrated only if
+ * newer). Returns GJ_OK or GJ_ERR_NOTFOUND. */
+int gj_db_profile_for_device(gj_db *db, const char *uuid, gj_profile **out, gj_ctx *ctx);
+
+typedef struct gj_profile_row {
+    char name[64];
+    int version;
+    char origin[16];
+    char created[32];
+    char device[96];
+    char uuid[48];
+    int n_samples;
+} gj_profile_row;
+/* List stored profiles, newest first. [out] *rows malloc'd (gj_free), *n.
+ * db may be NULL: then only the built-ins are listed. */
+int gj_db_profile_list(gj_db *db, gj_profile_row **rows, int *n, gj_ctx *ctx);
+
+/* One execution of one implementation on one workload. */
+typedef struct gj_exec_record {
+    int64_t id;                 /* assigned by the store                  */
+    char ts[32];                /* ISO 8601 UTC; filled by the store if "" */
+    char profile[64];
+    int profile_version;
+    char device_uuid[48];
+    gj_workload w;
+    gj_impl impl;
+    double predicted_ms, measured_ms;
+    int n_phases;
+    double predicted_phase_ms[GJ_MAX_PHASES];
+    double measured_phase_ms[GJ_MAX_PHASES];
+    int checked;                /* -1 not checked, 0 wrong, 1 verified    */
+    int repeats;                /* runs behind the median                 */
+} gj_exec_record;
+
+/* Append to the execution log (r->id written back). */
+int gj_db_exec_log(gj_db *db, gj_exec_record *r, gj_ctx *ctx);
+/* Read the log, oldest first; device_uuid NULL = every device. [out] *rows
+ * malloc'd (gj_free). */
+int gj_db_exec_list(gj_db *db, const char *device_uuid, gj_exec_record **rows,
+                    int *n, gj_ctx *ctx);
+
+/* Workload <-> JSON (via SQLite's JSON functions). */
+int gj_workload_to_json(const gj_workload *w, char **json);
+int gj_workload_from_json(const char *json, gj_workload *w, gj_ctx *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* GPU execution (operators/, calibrate/)                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Number of usable CUDA devices in *n (0 without GPU or driver).
+ * Returns GJ_OK or GJ_ERR_NODEVICE (no driver / no device; message in ctx). */
+int gj_gpu_count(int *n, gj_ctx *ctx);
+/* Identity of device `ordinal`. Returns GJ_OK, GJ_ERR_NODEVICE, GJ_ERR_CUDA. */
+int gj_gpu_identify(int ordinal, gj_device *out, gj_ctx *ctx);
+
+/* A device column: `data` points to rows * width bytes in device memory. */
+typedef struct gj_column {
+    void *data;
+    int width;          /* 4 or 8 */
+} gj_column;
+
+/* A relation in device memory: a key column and payload columns. */
+typedef struct gj_dtable {
+    uint64_t rows;
+    gj_column key;
+    int n_payloads;
+    gj_column payload[GJ_MAX_PAYLOADS];
+} gj_dtable;
+
+/* Measured times of one execution (CUDA events), by the same phases as the
+ * model's gj_estimate. */
+typedef struct gj_timing {
+    int n_phases;
+    char name[GJ_MAX_PHASES][16];
+    double ms[GJ_MAX_PHASES];
+    double total_ms;
+    uint64_t peak_bytes;        /* device memory allocated by the operator */
+} gj_timing;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GJADVISE_H */
