@@ -22,7 +22,7 @@ endif
 # CUDA objects carry no sanitizer instrumentation: build them once, share them.
 CUOBJ      := build/obj
 
-CPPFLAGS   += -Iinclude -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CPPFLAGS   += -Iinclude -I. -I$(CUDA_HOME)/include -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS     ?= -O2 -g
 CFLAGS     += -std=c11 -Wall -Wextra -Werror -fPIC $(SANFLAGS)
 NVCCFLAGS  ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC -Xcompiler -Wall \

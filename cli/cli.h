@@ -54,5 +54,7 @@ int gj_cli_pick_profile(const char *cmd, const char *db_flag, const char *name,
 int gj_cli_recommend(int argc, char **argv);
 int gj_cli_model(int argc, char **argv);
 int gj_cli_profiles(int argc, char **argv);
+int gj_cli_run(int argc, char **argv);    /* cli/run.c: dispatches on OP */
+int gj_cli_bench(int argc, char **argv);
 
 #endif

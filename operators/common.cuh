@@ -1,0 +1,120 @@
+/* Shared CUDA plumbing for operators/ and calibrate/: error checks that map to
+ * gj status codes, phase timers on CUDA events, and device allocations that
+ * track the operator's peak memory. Host-side only helpers; no kernels. */
+#ifndef GJ_OPERATORS_COMMON_CUH
+#define GJ_OPERATORS_COMMON_CUH
+
+#include "common/internal.h"
+#include <cuda_runtime.h>
+
+/* Check a CUDA call; on error record it in ctx, clear the sticky error and
+ * jump to `done` with rc = GJ_ERR_CUDA. Use inside functions that declare
+ * `int rc` and a `done:` label (one exit path). */
+#define GJ_CUDA(call)                                                                  \
+    do {                                                                               \
+        cudaError_t gj_e_ = (call);                                                    \
+        if (gj_e_ != cudaSuccess) {                                                    \
+            cudaGetLastError();                                                        \
+            rc = gj_seterr(ctx, gj_e_ == cudaErrorMemoryAllocation ? GJ_ERR_INFEASIBLE \
+                                                                   : GJ_ERR_CUDA,      \
+                           "%s:%d: %s: %s", __FILE__, __LINE__, #call,                 \
+                           cudaGetErrorString(gj_e_));                                 \
+            goto done;                                                                 \
+        }                                                                              \
+    } while (0)
+
+/* After a launch: catch configuration errors without synchronising. */
+#define GJ_LAUNCHED() GJ_CUDA(cudaPeekAtLastError())
+
+/* Device allocations of one operator run; peak is what the run held at most.
+ * Frees everything still held in gj_arena_release. */
+#define GJ_ARENA_MAX 64
+typedef struct gj_arena {
+    void *ptr[GJ_ARENA_MAX];
+    size_t size[GJ_ARENA_MAX];
+    int n;
+    size_t now, peak;
+} gj_arena;
+
+static inline cudaError_t gj_arena_alloc(gj_arena *a, void **p, size_t bytes)
+{
+    *p = NULL;
+    if (a->n == GJ_ARENA_MAX) return cudaErrorMemoryAllocation;
+    cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
+    if (e != cudaSuccess) return e;
+    a->ptr[a->n] = *p;
+    a->size[a->n++] = bytes;
+    a->now += bytes;
+    if (a->now > a->peak) a->peak = a->now;
+    return cudaSuccess;
+}
+
+/* Free one allocation early (NULL accepted). */
+static inline void gj_arena_free(gj_arena *a, void *p)
+{
+    if (!p) return;
+    for (int i = 0; i < a->n; i++)
+        if (a->ptr[i] == p) {
+            cudaFree(p);
+            a->now -= a->size[i];
+            a->ptr[i] = a->ptr[--a->n];
+            a->size[i] = a->size[a->n];
+            return;
+        }
+}
+
+static inline void gj_arena_release(gj_arena *a)
+{
+    for (int i = 0; i < a->n; i++) cudaFree(a->ptr[i]);
+    a->n = 0;
+    a->now = 0;
+}
+
+/* Phase timer: record an event at each phase boundary, read at the end. */
+typedef struct gj_phase_timer {
+    cudaEvent_t ev[GJ_MAX_PHASES + 1];
+    int n; /* events recorded */
+} gj_phase_timer;
+
+static inline cudaError_t gj_timer_init(gj_phase_timer *t)
+{
+    t->n = 0;
+    for (int i = 0; i <= GJ_MAX_PHASES; i++) {
+        cudaError_t e = cudaEventCreate(&t->ev[i]);
+        if (e != cudaSuccess) {
+            for (int j = 0; j < i; j++) cudaEventDestroy(t->ev[j]);
+            return e;
+        }
+    }
+    return cudaSuccess;
+}
+
+static inline cudaError_t gj_timer_mark(gj_phase_timer *t, cudaStream_t s)
+{
+    if (t->n > GJ_MAX_PHASES) return cudaErrorInvalidValue;
+    return cudaEventRecord(t->ev[t->n++], s);
+}
+
+/* Synchronise on the last mark and fill out (names given by the caller). */
+static inline cudaError_t gj_timer_read(gj_phase_timer *t, gj_timing *out)
+{
+    cudaError_t e = cudaEventSynchronize(t->ev[t->n - 1]);
+    if (e != cudaSuccess) return e;
+    out->n_phases = t->n - 1;
+    out->total_ms = 0;
+    for (int i = 0; i + 1 < t->n; i++) {
+        float ms = 0;
+        e = cudaEventElapsedTime(&ms, t->ev[i], t->ev[i + 1]);
+        if (e != cudaSuccess) return e;
+        out->ms[i] = ms;
+        out->total_ms += ms;
+    }
+    return cudaSuccess;
+}
+
+static inline void gj_timer_destroy(gj_phase_timer *t)
+{
+    for (int i = 0; i <= GJ_MAX_PHASES; i++) cudaEventDestroy(t->ev[i]);
+}
+
+#endif
