@@ -476,10 +476,15 @@ int gj_gpu_count(int *n, gj_ctx *ctx);
 /* Identity of device `ordinal`. Returns GJ_OK, GJ_ERR_NODEVICE, GJ_ERR_CUDA. */
 int gj_gpu_identify(int ordinal, gj_device *out, gj_ctx *ctx);
 
+/* Element type of a column. Keys are always integers (compared as unsigned
+ * bit patterns); payloads may be signed integers or IEEE floats. */
+typedef enum gj_dtype { GJ_DT_INT = 0, GJ_DT_FLOAT = 1 } gj_dtype;
+
 /* A device column: `data` points to rows * width bytes in device memory. */
 typedef struct gj_column {
     void *data;
-    int width;          /* 4 or 8 */
+    int width;          /* 4 or 8                                           */
+    gj_dtype type;      /* GJ_DT_INT (zero-initialised default) or FLOAT    */
 } gj_column;
 
 /* A relation in device memory: a key column and payload columns. */
