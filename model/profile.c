@@ -228,16 +228,20 @@ int gj_profile_complete(gj_profile *p)
      * 8 (histogram) + 8 passes x 2 x 12 bytes = 200 bytes per pair. */
     derive(p, "sort_k32", bg / 68);
     derive(p, "sort_k64", bg / 200);
-    /* Assumed until calibrated: an uncontended atomic costs one random
-     * 4-byte access at the level holding its targets; contention on a single
-     * address serialises to about one update per clock per L2 slice. */
-    derive(p, "atom_g_t1m", h->bw_rand / 4);
+    /* Assumed until calibrated. Global atomics resolve in L2: spread over
+     * many targets they run at L2's random rate; on one address they
+     * serialise to about one per clock. Shared-memory atomics: about half a
+     * warp's worth per clock per SM without conflicts, one per clock per SM
+     * on a single address. */
+    double ghz = p->dev.clock_mhz > 0 ? p->dev.clock_mhz / 1e3 : 1.4;
+    double sms = h->sm_count > 0 ? h->sm_count : (p->dev.sm_count > 0 ? p->dev.sm_count : 100);
+    derive(p, "atom_g_t1", ghz);
+    derive(p, "atom_g_t32", fmin(32 * ghz, h->bw_l2_rand / 4));
     derive(p, "atom_g_t1k", h->bw_l2_rand / 4);
-    derive(p, "atom_g_t32", h->bw_l2_rand / 4 / 8);
-    derive(p, "atom_g_t1", 1.4);
-    derive(p, "atom_s_t1k", h->bw_l1_rand / 4);
-    derive(p, "atom_s_t32", h->bw_l1_rand / 4 / 4);
-    derive(p, "atom_s_t1", h->sm_count > 0 ? h->sm_count * 1.4 / 4 : 1.4);
+    derive(p, "atom_g_t1m", h->bw_l2_rand / 4);
+    derive(p, "atom_s_t1", sms * ghz);
+    derive(p, "atom_s_t32", sms * ghz * 16);
+    derive(p, "atom_s_t1k", sms * ghz * 16);
     derive(p, "ht_build_l2", h->bw_l2_rand / 8);
     derive(p, "ht_probe_l2", h->bw_l2_rand / 8);
     derive(p, "ht_build_hbm", h->bw_rand / 8);

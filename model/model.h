@@ -1,0 +1,20 @@
+/* Internal model helpers shared by model/ and advisor/. */
+#ifndef GJ_MODEL_MODEL_H
+#define GJ_MODEL_MODEL_H
+
+#include "gjadvise.h"
+
+/* Generalised harmonic number H(n, z). */
+double gj_harmonic(double n, double z);
+/* Share of accesses to the `cached` hottest of n Zipf(z) items. */
+double gj_hit_fraction(double n, double cached, double z);
+/* Inverse Simpson index of Zipf(z) over g groups (g when z = 0). */
+double gj_effective_targets(double g, double z);
+/* Expected distinct groups among a warp's 32 rows. */
+double gj_warp_distinct(double g, double z);
+/* 1 if impl computes every aggregate of w (count-distinct, median need SGB-*). */
+int gj_impl_supports_aggs(gj_impl impl, const gj_workload *w);
+/* 1 if impl's output is ordered by key without an extra sort. */
+int gj_impl_sorts_output(gj_impl impl);
+
+#endif

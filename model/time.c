@@ -1,0 +1,511 @@
+/* Absolute time and memory model of every implementation, built in the
+ * paper's bytes-over-bandwidth style from a profile's hardware parameters.
+ * Each phase is a sum of named terms; each term is bytes (or operations)
+ * over the bandwidth (or rate) of the unit that moves them. IDs (T-...) refer
+ * to model/MODEL.md. */
+#include "common/internal.h"
+#include "model/model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GB 1e9
+#define MAXF(a, b) ((a) > (b) ? (a) : (b))
+
+/* ---- workload statistics ------------------------------------------------ */
+
+/* Generalised harmonic number H(n, z) = sum_{i=1..n} i^-z: exact for the
+ * first 64 terms, Euler-Maclaurin for the rest (relative error < 1e-9). */
+double gj_harmonic(double n, double z)
+{
+    if (n < 1) return 0;
+    double s = 0, lim = fmin(n, 64);
+    for (double i = 1; i <= lim; i++) s += pow(i, -z);
+    if (n <= 64) return s;
+    double a = 64, b = floor(n);
+    double integral = fabs(z - 1) < 1e-12 ? log(b / a) : (pow(b, 1 - z) - pow(a, 1 - z)) / (1 - z);
+    return s + integral + (pow(b, -z) - pow(a, -z)) / 2 - z / 12 * (pow(b, -z - 1) - pow(a, -z - 1));
+}
+
+/* Share of accesses that hit the `cached` most popular of n items under
+ * Zipf(z) popularity (z = 0: uniform). */
+double gj_hit_fraction(double n, double cached, double z)
+{
+    if (cached >= n) return 1;
+    if (cached < 1) return 0;
+    if (z <= 0) return cached / n;
+    return gj_harmonic(cached, z) / gj_harmonic(n, z);
+}
+
+/* Effective number of distinct targets that concurrent updates see: the
+ * inverse Simpson index 1 / sum p_i^2 = H(g,z)^2 / H(g,2z); g when uniform. */
+double gj_effective_targets(double g, double z)
+{
+    if (z <= 0 || g <= 1) return g;
+    double h = gj_harmonic(g, z);
+    return fmin(g, h * h / gj_harmonic(g, 2 * z));
+}
+
+/* Expected distinct groups among the 32 rows of a warp (Sec. 4.1.3's u,
+ * which the paper approximates as min(32, g) for uniform keys). */
+double gj_warp_distinct(double g, double z)
+{
+    if (g <= 1) return 1;
+    double k = fmin(g, 4096), hg = gj_harmonic(g, z), e = 0, mass = 0;
+    for (double i = 1; i <= k; i++) {
+        double p = (z <= 0 ? 1.0 / g : pow(i, -z) / hg);
+        e += 1 - pow(1 - p, 32);
+        mass += p;
+    }
+    /* the tail beyond the first 4096 ranks: each draw there is distinct */
+    e += 32 * fmax(0, 1 - mass);
+    return fmax(1, fmin(32, e));
+}
+
+/* ---- hardware rates ----------------------------------------------------- */
+
+/* Log-linear interpolation through (log2 x_i, y_i). */
+static double interp_log2(double x, const double *xs, const double *ys, int n)
+{
+    double lx = log2(fmax(x, 1));
+    if (lx <= xs[0]) return ys[0];
+    for (int i = 1; i < n; i++)
+        if (lx <= xs[i]) {
+            double t = (lx - xs[i - 1]) / (xs[i] - xs[i - 1]);
+            return ys[i - 1] + t * (ys[i] - ys[i - 1]);
+        }
+    return ys[n - 1];
+}
+
+/* Gather bandwidth (GB/s) when a warp touches u distinct lines. */
+static double bw_lines(const gj_hw *hw, double u)
+{
+    const double xs[] = {0, 1, 2, 3, 4, 5};
+    const double ys[] = {hw->bw_u1, hw->bw_u2, hw->bw_u4, hw->bw_u8, hw->bw_u16, hw->bw_u32};
+    return interp_log2(u, xs, ys, 6);
+}
+
+/* Global atomics over `targets` distinct addresses, G updates/s. Beyond the
+ * L2 the updates are random HBM accesses. */
+static double atom_global(const gj_hw *hw, double targets)
+{
+    const double xs[] = {0, 5, 10, 20};
+    const double ys[] = {hw->atom_g_t1, hw->atom_g_t32, hw->atom_g_t1k, hw->atom_g_t1m};
+    double r = interp_log2(targets, xs, ys, 4);
+    if (targets * 8 > hw->l2_bytes) r = fmin(r, hw->bw_rand / 4);
+    return r;
+}
+
+/* Shared-memory atomics over `targets` addresses per block, G updates/s. */
+static double atom_shared(const gj_hw *hw, double targets)
+{
+    const double xs[] = {0, 5, 10};
+    const double ys[] = {hw->atom_s_t1, hw->atom_s_t32, hw->atom_s_t1k};
+    return interp_log2(targets, xs, ys, 3);
+}
+
+/* One 8-bit partition pass over (key, value) pairs, GB/s of bytes moved. */
+static double bw_pass(const gj_hw *hw, int kb, int vb)
+{
+    if (kb == 4 && vb == 4) return hw->bw_part_k4v4;
+    if (kb == 8 && vb == 8) return hw->bw_part_k8v8;
+    return hw->bw_part_k4v8; /* 12-byte pairs: 4/8 and 8/4 */
+}
+
+/* ---- phase accounting --------------------------------------------------- */
+
+typedef struct {
+    gj_estimate *e;
+    const gj_hw *hw;
+    int phase;
+    double best_term;
+    int kernels, allocs;
+} acc;
+
+static void begin(acc *a, const char *name)
+{
+    a->phase = a->e->n_phases++;
+    gj_phase *p = &a->e->phase[a->phase];
+    gj_strlcpy(p->name, name, sizeof p->name);
+    a->best_term = -1;
+}
+
+/* Add a term: `sec` seconds moving `bytes` bytes through device memory. */
+static void term(acc *a, const char *what, double sec, double bytes)
+{
+    if (!(sec > 0) && !(bytes > 0)) return;
+    gj_phase *p = &a->e->phase[a->phase];
+    p->ms += sec * 1e3;
+    p->bytes += bytes;
+    if (sec > a->best_term) {
+        a->best_term = sec;
+        gj_strlcpy(p->dominant, what, sizeof p->dominant);
+    }
+}
+
+/* Sequential traffic at B_G. */
+static void seq(acc *a, const char *what, double bytes)
+{
+    term(a, what, bytes / (a->hw->bw_seq * GB), bytes);
+}
+
+/* Histogram + ceil(bits/8) stable partition passes of n (key, value) pairs. */
+static void partition(acc *a, const char *what, double n, int kb, int vb, int bits)
+{
+    int passes = (bits + 7) / 8;
+    double hist = n * kb, moved = passes * n * 2.0 * (kb + vb);
+    term(a, what, hist / (a->hw->bw_hist * GB) + moved / (bw_pass(a->hw, kb, vb) * GB), hist + moved);
+    a->kernels += 1 + passes;
+    a->allocs += 1;
+}
+
+/* Full-width radix sort of n (key, value) pairs: the calibrated full-sort
+ * rate, scaled from its 4-byte values to vb-byte values by bytes per pair. */
+static void sort_full(acc *a, const char *what, double n, int kb, int vb)
+{
+    double rate = (kb == 4 ? a->hw->sort_k32 : a->hw->sort_k64) * GB;
+    double scale = (double)(kb + vb) / (kb + 4);
+    double passes = kb; /* 8 bits a pass */
+    double bytes = n * kb + passes * n * 2.0 * (kb + vb);
+    term(a, what, n / rate * scale, bytes);
+    a->kernels += 1 + kb;
+    a->allocs += 1;
+}
+
+/* GATHER of m w-byte values from a column of `src` rows whose reads touch
+ * u distinct lines per warp (u = 32: unclustered; Sec. 4.1.3). The map is
+ * read and the output written sequentially. The random reads run at the
+ * rate of the level holding the source: L1 if it fits in half of it, else
+ * L2 for the share of accesses that hit there (source small, or accesses
+ * skewed by Zipf(z)), else HBM along the measured u-curve (B_R at u = 32).
+ * Random reads cost one 4-byte-equivalent access each: they are bound by
+ * sectors, not bytes (Sec. 5.1.8: 4- and 8-byte gathers cost the same). */
+static void gather(acc *a, const char *what, double m, int w, double src, double u, double z)
+{
+    const gj_hw *hw = a->hw;
+    double per = m * fmax(w, 4) * fmin(w, 4) / 4; /* bytes at 4-byte-access rates */
+    double rnd;
+    if (src * w <= hw->l1_bytes / 2) {
+        rnd = per / (fmin(hw->bw_l1, hw->bw_l1_rand * 32 / u) * GB);
+    } else {
+        double h = gj_hit_fraction(src, hw->l2_bytes / 2 / 32, z);
+        rnd = per * (h / (fmin(hw->bw_l2, hw->bw_rand_l2 * 32 / u) * GB) +
+                     (1 - h) / (bw_lines(hw, u) * GB));
+    }
+    double sq = m * (4.0 + w);
+    term(a, what, sq / (hw->bw_seq * GB) + rnd, sq + m * w);
+    a->kernels += 1;
+}
+
+/* Clustered GATHER: map, input and output all sequential (3 x 4M of M-414-C2). */
+static void gather_clustered(acc *a, const char *what, double m, int w)
+{
+    seq(a, what, m * (4.0 + 2.0 * w));
+    a->kernels += 1;
+}
+
+/* Radix bits so that each partition's build side fits a shared-memory hash
+ * table at load factor 1/2 (two blocks per SM share the SM's memory). */
+static int partition_bits(const gj_hw *hw, double rows, int entry_bytes)
+{
+    double cap = fmax(hw->smem_per_block / 2, 4096) / (2.0 * entry_bytes);
+    int bits = (int)ceil(log2(fmax(rows / cap, 1)));
+    return bits < 1 ? 1 : bits;
+}
+
+/* Fixed costs: launches and allocations, added to the last phase. */
+static void overheads(acc *a)
+{
+    term(a, "launches and allocations",
+         (a->kernels * a->hw->launch_us + a->allocs * a->hw->malloc_us) * 1e-6, 0);
+}
+
+static void finish(acc *a, double floor_bytes, double peak_bytes)
+{
+    gj_estimate *e = a->e;
+    e->ms = 0;
+    e->bytes = 0;
+    for (int i = 0; i < e->n_phases; i++) {
+        e->ms += e->phase[i].ms;
+        e->bytes += e->phase[i].bytes;
+    }
+    e->floor_ms = floor_bytes / (a->hw->bw_seq * GB) * 1e3;
+    e->peak_bytes = peak_bytes;
+    if (peak_bytes > a->hw->mem_bytes) {
+        e->feasible = 0;
+        snprintf(e->why, sizeof e->why, "needs %.1f GB of device memory, the GPU has %.1f GB",
+                 peak_bytes / 1e9, a->hw->mem_bytes / 1e9);
+    }
+}
+
+/* ---- joins (T-JOIN-*) ---------------------------------------------------- */
+
+static void join_model(gj_impl impl, const gj_workload *w, acc *a)
+{
+    const gj_hw *hw = a->hw;
+    const double R = (double)w->r_rows, S = (double)w->s_rows, M = (double)gj_workload_out_rows(w);
+    const int kb = w->key_bytes, pb = w->payload_bytes, pr = w->r_payloads, ps = w->s_payloads;
+    const double in = R * (kb + pr * pb) + S * (kb + ps * pb);
+    const double out = M * (kb + (pr + ps) * pb);
+    const int tr = impl == GJ_IMPL_PHJ_TR || impl == GJ_IMPL_SMJ_TR;
+    /* GFTR transforms (key, first payload) pairs; GFUR (key, 4-byte id). */
+    const int rv = tr && pr ? pb : 4, sv = tr && ps ? pb : 4;
+    const int bits = partition_bits(hw, R, kb + 4);
+    double temp = 0;
+
+    begin(a, "transform");
+    if (impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) {
+        partition(a, "partition R (key, first column)", R, kb, rv, bits);
+        partition(a, "partition S (key, first column)", S, kb, sv, bits);
+        temp = 2 * (R * (kb + rv) + S * (kb + sv));
+    } else if (impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR) {
+        sort_full(a, "sort R (key, first column)", R, kb, rv);
+        sort_full(a, "sort S (key, first column)", S, kb, sv);
+        temp = 2 * (R * (kb + rv) + S * (kb + sv));
+    }
+
+    begin(a, "match");
+    if (impl == GJ_IMPL_NPHJ) {
+        /* cuDF-style: insert R into a global table of 2|R| slots, probe with S. */
+        double table = 2 * R * (kb + 4);
+        int in_l2 = table <= hw->l2_bytes;
+        double h = gj_hit_fraction(R, hw->l2_bytes / 2 / (kb + 4), w->zipf);
+        seq(a, "read keys", (R + S) * kb);
+        term(a, "hash-table inserts", R / ((in_l2 ? hw->ht_build_l2 : hw->ht_build_hbm) * GB), 0);
+        term(a, "hash-table probes",
+             S * (in_l2 ? 1 / (hw->ht_probe_l2 * GB)
+                        : h / (hw->ht_probe_l2 * GB) + (1 - h) / (hw->ht_probe_hbm * GB)),
+             0);
+        seq(a, "write matches (key, id R, id S)", M * (kb + 8));
+        temp = table + M * 8;
+        a->kernels += 3;
+        a->allocs += 2;
+    } else {
+        /* Co-partitions / merge path: transformed keys and ids read once,
+         * matches written once; the shared-memory hash tables work at the
+         * on-chip random rate and overlap with the streaming. */
+        double stream = (R + S) * (kb + 4) + M * (kb + 8);
+        double onchip = (impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR)
+                            ? (R + S) * (kb + 4) / (hw->bw_l1_rand * GB)
+                            : 0;
+        if (impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR) {
+            if (w->out_rows) stream += S * kb; /* many-to-many: lower and upper bound */
+        }
+        term(a, "stream transformed keys, write matches",
+             MAXF(stream / (hw->bw_seq * GB), onchip), stream);
+        temp += M * 8;
+        a->kernels += 3;
+        a->allocs += 2;
+    }
+
+    begin(a, "materialize");
+    if (tr) {
+        /* GFTR: transform the remaining columns with the key, then gather
+         * with clustered positions (Sec. 4.1.2). */
+        int extra = (pr > 1 ? pr - 1 : 0) + (ps > 1 ? ps - 1 : 0);
+        for (int c = 0; c < extra; c++) {
+            double n = c < (pr > 1 ? pr - 1 : 0) ? R : S;
+            if (impl == GJ_IMPL_PHJ_TR)
+                partition(a, "partition payload columns with the key", n, kb, pb, bits);
+            else
+                sort_full(a, "sort payload columns with the key", n, kb, pb);
+        }
+        if (pr + ps) gather_clustered(a, "clustered gathers", M * (pr + ps), pb);
+        temp += extra ? 2 * fmax(R, S) * (kb + pb) : 0;
+    } else {
+        /* GFUR: ids from transformed (PHJ-UR, SMJ-UR) or, for NPHJ, the
+         * probe side's ids in order: S gathers are clustered there. */
+        if (pr) gather(a, "random gathers of R columns", M * pr, pb, R, 32, w->zipf);
+        if (ps) {
+            if (impl == GJ_IMPL_NPHJ)
+                gather_clustered(a, "gathers of S columns (in probe order)", M * ps, pb);
+            else
+                gather(a, "random gathers of S columns", M * ps, pb, S, 32, 0);
+        }
+    }
+    overheads(a);
+    finish(a, in + out, in + out + temp);
+}
+
+/* ---- group-bys (T-GB-*) -------------------------------------------------- */
+
+static int agg_reads_column(gj_agg g) { return g != GJ_AGG_COUNT; }
+
+int gj_impl_supports_aggs(gj_impl impl, const gj_workload *w)
+{
+    if (impl == GJ_IMPL_SGB_UR || impl == GJ_IMPL_SGB_TR || impl == GJ_IMPL_SGB_DE_TR) return 1;
+    for (int i = 0; i < w->n_aggs; i++)
+        if (w->aggs[i] == GJ_AGG_COUNT_DISTINCT || w->aggs[i] == GJ_AGG_MEDIAN) return 0;
+    return 1;
+}
+
+int gj_impl_sorts_output(gj_impl impl)
+{
+    return impl == GJ_IMPL_SGB_UR || impl == GJ_IMPL_SGB_TR || impl == GJ_IMPL_SGB_DE_TR;
+}
+
+static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
+{
+    const gj_hw *hw = a->hw;
+    const double N = (double)w->rows, g = (double)w->groups, z = w->zipf;
+    const int kb = w->key_bytes, pb = w->payload_bytes, A = w->n_aggs;
+    int P = 0;
+    for (int i = 0; i < A; i++) P += agg_reads_column(w->aggs[i]);
+    const double in = N * (kb + P * pb), out = g * (kb + A * 8.0);
+    const double teff = gj_effective_targets(g, z);
+    double slot = 0; /* bytes of one group's aggregate slots: min/max keep the payload width */
+    for (int i = 0; i < A; i++)
+        slot += (w->aggs[i] == GJ_AGG_MIN || w->aggs[i] == GJ_AGG_MAX) ? pb : 8;
+    const double smem_aggs = g * slot; /* dense per-block aggregate slots */
+    double temp = 0;
+
+    if (impl == GJ_IMPL_HASH_GLOBAL || impl == GJ_IMPL_HGB) {
+        /* group: insert every key into a global table sized by |R|; its g
+         * non-empty entries stay in L2 while they fit. */
+        double table = 2 * N * (kb + 4);
+        double hot = g * (kb + 4);
+        double rate = hot <= hw->l2_bytes ? hw->ht_build_l2 : hw->ht_build_hbm;
+        begin(a, "group");
+        seq(a, "read keys", N * kb);
+        term(a, "hash-table insert-or-find", N / (rate * GB), 0);
+        seq(a, "clear the table", table);
+        temp = table;
+        a->kernels += 2;
+        a->allocs += 1;
+        begin(a, "aggregate");
+        seq(a, "read payload columns", N * P * pb);
+        if (impl == GJ_IMPL_HASH_GLOBAL) {
+            /* cuDF: atomics into sparse arrays of |R| entries, contended by
+             * the hot groups; then gather the g aggregates (Sec. 3.2.1). */
+            term(a, "global atomics into sparse arrays", N * A / (atom_global(hw, teff) * GB), 0);
+            seq(a, "scan the table for groups", table);
+            gather(a, "gather aggregates", g * A, 8, N, 32, 0);
+            temp += N * A * 8.0;
+        } else {
+            /* Algorithm 1: group ids written in the insert pass, then dense
+             * aggregation in shared memory when g fits, else global. */
+            seq(a, "write and read group ids", N * 8.0 + N * 4.0);
+            gather(a, "look up group ids", N, 4, g, gj_warp_distinct(g, z), z);
+            if (smem_aggs <= hw->smem_per_block) {
+                double blocks = hw->sm_count * 2;
+                term(a, "shared-memory atomics", N * A / (atom_shared(hw, teff) * GB), 0);
+                term(a, "flush block aggregates", blocks * g * A / (atom_global(hw, g) * GB), 0);
+            } else {
+                term(a, "global atomics into dense arrays", N * A / (atom_global(hw, teff) * GB), 0);
+            }
+            temp += N * 8.0 + g * A * 8.0;
+        }
+        a->kernels += 2;
+    } else if (impl == GJ_IMPL_SGB_UR || impl == GJ_IMPL_SGB_TR || impl == GJ_IMPL_SGB_DE_TR) {
+        const int tr = impl != GJ_IMPL_SGB_UR;
+        begin(a, "group");
+        sort_full(a, tr ? "sort (key, first column)" : "sort (key, row id)", N, kb, tr && P ? pb : 4);
+        seq(a, "find group boundaries", N * kb + g * kb);
+        temp = 2 * N * (kb + pb) + N * 4;
+        begin(a, "aggregate");
+        if (!tr) {
+            /* Sec. 4.1.3: the permuted ids touch u lines a warp. */
+            double u = gj_warp_distinct(g, z);
+            for (int c = 0; c < P; c++) gather(a, "gather payloads by sorted row ids", N, pb, N, u, 0);
+        } else if (impl == GJ_IMPL_SGB_TR || P <= 1) {
+            for (int c = 1; c < P; c++) sort_full(a, "sort payload columns with the key", N, kb, pb);
+        } else {
+            /* Sec. 4.4: encode keys once (D), then sort the remaining
+             * columns on ceil(log2 g) bits of the codes. */
+            double bm = gj_m44_bm(hw, g, kb) * GB;
+            term(a, "dictionary-encode keys (D)", gj_m44_d(N, g, kb, hw->bw_seq * GB, bm),
+                 (kb + 4.0) * (N + g) + N * 4);
+            int bits = g <= 1 ? 1 : (int)ceil(log2(g));
+            for (int c = 1; c < P; c++)
+                partition(a, "sort payload columns on the codes", N, 4, pb, bits);
+            temp += N * 4;
+        }
+        seq(a, "segmented reduction", N * P * pb + out);
+    } else { /* PGB-UR, PGB-TR */
+        const int tr = impl == GJ_IMPL_PGB_TR;
+        int bits = partition_bits(hw, N, kb + 4);
+        double parts = ldexp(1, bits);
+        double gp = g / fmin(parts, g); /* groups a non-empty partition holds */
+        begin(a, "group");
+        partition(a, tr ? "partition (hashed key, first column)" : "partition (hashed key, row id)", N,
+                  kb, tr && P ? pb : 4, bits);
+        seq(a, "read partitions, shared-memory hash tables", N * kb);
+        term(a, "shared-memory hash inserts", N / (atom_shared(hw, fmax(gp, 1)) * GB), 0);
+        temp = 2 * N * (kb + pb) + N * 4;
+        /* Rows of groups too large for one block's partition (few groups,
+         * or skew) go to a fallback, a block-parallel reduction: one more
+         * read of those rows instead of a serialised partition. */
+        {
+            double cap = fmax(hw->smem_per_block / 2, 4096) / (2.0 * (kb + 4));
+            double hot = 0, hg = gj_harmonic(g, z);
+            for (double i = 1; i <= fmin(g, 4096); i++) {
+                double rows = z > 0 ? N * pow(i, -z) / hg : N / g;
+                if (rows <= cap) break;
+                hot += rows;
+            }
+            if (hot > 0) {
+                seq(a, "fallback for oversized partitions", hot * (kb + P * pb));
+                term(a, "fallback shared-memory aggregation",
+                     hot * A / (atom_shared(hw, fmax(1, fmin(g, 32))) * GB), 0);
+            }
+        }
+        begin(a, "aggregate");
+        if (tr) {
+            for (int c = 1; c < P; c++)
+                partition(a, "partition payload columns with the key", N, kb, pb, bits);
+            seq(a, "read transformed payloads", N * P * pb);
+        } else {
+            /* ids are increasing inside a partition: a warp spans about as
+             * many rows as there are non-empty partitions */
+            double stride = fmin(parts, g);
+            double u = fmax(1, fmin(32, stride * pb / 4.0));
+            for (int c = 0; c < P; c++) gather(a, "gather payloads by partitioned row ids", N, pb, N, u, 0);
+        }
+        if (gp <= 1)
+            term(a, "block reductions", N * A / (hw->bw_l1 * GB / 4), 0);
+        else if (gp * slot <= hw->smem_per_block)
+            term(a, "shared-memory aggregation", N * A / (atom_shared(hw, gp) * GB), 0);
+        else
+            term(a, "global aggregation", N * A / (atom_global(hw, teff) * GB), 0);
+        seq(a, "write groups", out);
+    }
+    if (w->sorted_output && !gj_impl_sorts_output(impl)) {
+        /* Fig. 21's branch: the hash and partition outputs need a sort. */
+        sort_full(a, "sort the output by key", g, kb, 4);
+        for (int c = 0; c < A; c++) gather(a, "permute aggregates", g, 8, g, 32, 0);
+    }
+    overheads(a);
+    finish(a, in + out, in + out + temp);
+}
+
+int gj_model_estimate(gj_impl impl, const gj_workload *w, const gj_hw *hw, gj_estimate *out,
+                      gj_ctx *ctx)
+{
+    int rc = gj_workload_check(w, ctx);
+    if (rc != GJ_OK) return rc;
+    if (!hw || !out) return gj_seterr(ctx, GJ_ERR_INVALID, "hw and out must not be NULL");
+    if (impl < 0 || impl >= GJ_IMPL_COUNT)
+        return gj_seterr(ctx, GJ_ERR_INVALID, "impl=%d: unknown implementation", (int)impl);
+    if (gj_impl_op(impl) != w->op)
+        return gj_seterr(ctx, GJ_ERR_INVALID, "impl=%s is not a %s implementation",
+                         gj_impl_name(impl), w->op == GJ_OP_JOIN ? "join" : "group-by");
+    if (!(hw->bw_seq > 0) || !(hw->bw_rand > 0) || !(hw->mem_bytes > 0))
+        return gj_seterr(ctx, GJ_ERR_INVALID, "profile incomplete: bw_seq, bw_rand and mem_bytes "
+                                              "must be set (gj_profile_complete)");
+    memset(out, 0, sizeof *out);
+    out->impl = impl;
+    out->feasible = 1;
+    acc a = {.e = out, .hw = hw};
+    if (w->op == GJ_OP_JOIN)
+        join_model(impl, w, &a);
+    else {
+        groupby_model(impl, w, &a);
+        if (!gj_impl_supports_aggs(impl, w) && out->feasible) {
+            out->feasible = 0;
+            snprintf(out->why, sizeof out->why,
+                     "count-distinct and median need a sort-based group-by (SGB-*)");
+        }
+    }
+    return GJ_OK;
+}
