@@ -50,11 +50,20 @@ int gj_cli_open_db(const char *cmd, const char *flag_value, int flags, gj_db **d
 int gj_cli_pick_profile(const char *cmd, const char *db_flag, const char *name,
                         gj_profile **out, char *note, size_t note_n);
 
+/* Parse the workload flags of `recommend` (see its --help) into w, starting
+ * from the paper's defaults for --op. profile/db/json may be NULL to reject
+ * those flags. Returns 0, -1 for --help, or an exit code. */
+int gj_cli_parse_workload(const char *cmd, int argc, char **argv, gj_workload *w,
+                          const char **profile, const char **db, int *json);
+/* Parse "max,sum,count-distinct" into w->aggs. 0 or GJ_EXIT_USAGE. */
+int gj_cli_parse_aggs(const char *cmd, const char *list, gj_workload *w);
+
 /* Subcommands. */
 int gj_cli_recommend(int argc, char **argv);
 int gj_cli_model(int argc, char **argv);
 int gj_cli_profiles(int argc, char **argv);
 int gj_cli_run(int argc, char **argv);    /* cli/run.c: dispatches on OP */
 int gj_cli_bench(int argc, char **argv);
+int gj_cli_calibrate(int argc, char **argv); /* cli/calibrate.c */
 
 #endif

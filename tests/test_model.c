@@ -1,0 +1,283 @@
+/* The paper's printed numbers reproduced from its formulas and its A100,
+ * plus invariants of the absolute time model. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "gjadvise.h"
+#include "model/model.h"
+#include "testutil.h"
+
+static gj_profile *a100(void)
+{
+    gj_profile *p = NULL;
+    assert_int_equal(gj_profile_builtin("a100-paper", &p), GJ_OK);
+    return p;
+}
+
+/* EVIDENCE: M-411-BR. Table 1: 8.52x speedup gives B_G ~ 24 B_R. */
+static void test_bg_over_br_from_table1(void **state)
+{
+    (void)state;
+    double r = gj_m411_bg_over_br(12052942, 1414398);
+    assert_true(fabs(12052942.0 / 1414398 - 8.52) < 0.01);
+    assert_true(r > 23.4 && r < 23.7);
+    assert_int_equal((int)lround(r), 24);
+    assert_true(isnan(gj_m411_bg_over_br(1, 0)));
+}
+
+/* EVIDENCE: M-413-CS M-413-CP. C_S = 68N/B_G, C_P = (4 min(24,g)+8)N/B_G,
+ * and "at least 16 groups to make the sorting faster". */
+static void test_sort_groupby_threshold(void **state)
+{
+    (void)state;
+    double n = 1 << 28, bg = 1555e9;
+    assert_double_equal(gj_m413_cs(n, bg), 68 * n / bg, 1e-12);
+    assert_double_equal(gj_m413_cp(n, 1, bg), 12 * n / bg, 1e-12);
+    assert_double_equal(gj_m413_cp(n, 1000, bg), 104 * n / bg, 1e-12);
+    assert_double_equal(gj_m413_group_threshold(24), 16, 0);
+    assert_true(gj_m413_cp(n, 15, bg) <= gj_m413_cs(n, bg)); /* equal at g = 15 */
+    assert_true(gj_m413_cp(n, 16, bg) > gj_m413_cs(n, bg));
+    assert_true(isinf(gj_m413_group_threshold(10)));
+}
+
+/* EVIDENCE: M-414-C1 M-414-C2 M-414-T. C_1 = 104M/B_G, C_2 = (36N+12M)/B_G,
+ * mr > 0.39; with the first column free and two columns, mr > 0.2. */
+static void test_gftr_match_ratio_threshold(void **state)
+{
+    (void)state;
+    double n = 1 << 27, bg = 1555e9;
+    assert_double_equal(gj_m414_c1(n / 2, bg, 24), 104 * (n / 2) / bg, 1e-12);
+    assert_double_equal(gj_m414_c2(n, n / 2, bg), (36 * n + 12 * (n / 2)) / bg, 1e-12);
+    double t1 = gj_m414_threshold(1, 0, 4, 4, 2, 24);
+    assert_true(fabs(t1 - 0.39) < 0.005);
+    /* the threshold is where C_1 = C_2 */
+    assert_double_equal(gj_m414_c1(t1 * n, bg, 24), gj_m414_c2(n, t1 * n, bg), 1e-9);
+    double t2 = gj_m414_threshold(2, 1, 4, 4, 2, 24);
+    assert_true(fabs(t2 - 0.2) < 0.01);
+    /* more columns, first free: the threshold approaches the p=1 value from below */
+    assert_true(gj_m414_threshold(8, 1, 4, 4, 2, 24) < t1);
+    assert_true(gj_m414_threshold(8, 1, 4, 4, 2, 24) > t2);
+    assert_double_equal(gj_m414_threshold(1, 1, 4, 4, 2, 24), 0, 0);
+}
+
+/* EVIDENCE: M-44-D M-44-C1 M-44-C2 M-44-T2. Table 2 (b), k = 8, exactly. */
+static void test_table2_k8(void **state)
+{
+    (void)state;
+    gj_profile *p = a100();
+    const gj_hw *hw = gj_profile_hw(p);
+    for (int lg = 0; lg <= 28; lg++) {
+        int want = lg <= 21 ? 1 : lg <= 26 ? 3 : lg == 27 ? 4 : 5;
+        int got = gj_m44_min_payloads(hw, 1 << 28, ldexp(1, lg), 8);
+        if (got != want) fail_msg("k=8 g=2^%d: p >= %d, paper prints %d", lg, got, want);
+    }
+    gj_profile_free(p);
+}
+
+/* EVIDENCE: M-44-T2. Table 2 (a), k = 4: the formula as printed reproduces the
+ * first row (p >= 1 up to 2^14) and every row boundary (2^14|2^15, 2^16|2^17,
+ * 2^22|2^23); for the later rows it gives 2, 4, 13-14 where the paper prints
+ * 3, 5, 14 (model/MODEL.md, M-44-T2). */
+static void test_table2_k4(void **state)
+{
+    (void)state;
+    gj_profile *p = a100();
+    const gj_hw *hw = gj_profile_hw(p);
+    int got[25];
+    for (int lg = 0; lg <= 24; lg++) got[lg] = gj_m44_min_payloads(hw, 1 << 28, ldexp(1, lg), 4);
+    for (int lg = 0; lg <= 14; lg++) assert_int_equal(got[lg], 1);
+    assert_int_equal(got[15], got[16]);
+    for (int lg = 17; lg <= 22; lg++) assert_int_equal(got[lg], got[17]);
+    assert_true(got[14] < got[15] && got[16] < got[17] && got[22] < got[23]);
+    assert_int_equal(got[15], 2);
+    assert_int_equal(got[17], 4);
+    assert_int_equal(got[24], 14);
+    /* the L1 / L2 / global split of the dictionary */
+    assert_double_equal(gj_m44_bm(hw, 1 << 14, 4), hw->bw_l1, 0);
+    assert_double_equal(gj_m44_bm(hw, 1 << 15, 4), hw->bw_l2, 0);
+    assert_double_equal(gj_m44_bm(hw, 1 << 23, 4), hw->bw_seq, 0);
+    gj_profile_free(p);
+}
+
+/* The A100 default: the paper's values, the rest derived by its rules. */
+static void test_a100_profile(void **state)
+{
+    (void)state;
+    gj_profile *p = a100();
+    const gj_hw *hw = gj_profile_hw(p);
+    assert_double_equal(hw->bw_seq, 1555, 0);
+    assert_double_equal(hw->bw_rand, 1555.0 / 24, 1e-9);
+    assert_double_equal(hw->bw_l1, 12 * 1555.0, 1e-9);
+    assert_double_equal(hw->bw_l2, 4.5 * 1555, 1e-9);
+    assert_double_equal(hw->sm_count, 108, 0);
+    assert_double_equal(hw->l2_bytes, 40.0 * (1 << 20), 0);
+    assert_double_equal(hw->mem_bytes, 40.0 * (1 << 30), 0);
+    assert_double_equal(hw->l1_bytes, 192 * 1024, 0);
+    gj_source src;
+    assert_int_equal(gj_profile_get(p, "bw_seq", NULL, NULL, &src), GJ_OK);
+    assert_int_equal(src, GJ_SRC_PAPER);
+    assert_int_equal(gj_profile_get(p, "bw_hist", NULL, NULL, &src), GJ_OK);
+    assert_int_equal(src, GJ_SRC_DERIVED);
+    for (int i = 0; i < gj_param_count(); i++) {
+        double v;
+        assert_int_equal(gj_profile_get(p, gj_param_at(i)->key, &v, NULL, NULL), GJ_OK);
+        if (!(v > 0)) fail_msg("%s unset in a100-paper", gj_param_at(i)->key);
+    }
+    assert_int_equal(gj_profile_get(p, "nope", NULL, NULL, NULL), GJ_ERR_NOTFOUND);
+    assert_int_equal(gj_profile_builtin("nope", &p), GJ_ERR_NOTFOUND);
+    gj_profile_free(p);
+    gj_profile_free(NULL);
+}
+
+static void check_estimate(const gj_estimate *e)
+{
+    double sum = 0;
+    for (int i = 0; i < e->n_phases; i++) {
+        assert_true(e->phase[i].ms >= 0);
+        sum += e->phase[i].ms;
+    }
+    assert_double_equal(sum, e->ms, 1e-9 * e->ms + 1e-12);
+    assert_true(e->ms > 0);
+    assert_true(e->floor_ms > 0 && e->floor_ms <= e->ms * 1.0001);
+    assert_true(e->peak_bytes > 0);
+}
+
+/* Every implementation gives a breakdown whose phases add up, above the floor. */
+static void test_estimates_consistent(void **state)
+{
+    (void)state;
+    gj_profile *p = a100();
+    const gj_hw *hw = gj_profile_hw(p);
+    gj_workload w;
+    for (int op = 0; op < 2; op++) {
+        for (int kb = 4; kb <= 8; kb += 4) {
+            gj_workload_default(&w, (gj_op)op);
+            w.key_bytes = kb;
+            w.zipf = kb == 8 ? 1.2 : 0;
+            for (int i = 0; i < GJ_IMPL_COUNT; i++) {
+                gj_estimate e;
+                if (gj_impl_op((gj_impl)i) != w.op) {
+                    assert_int_equal(gj_model_estimate((gj_impl)i, &w, hw, &e, NULL), GJ_ERR_INVALID);
+                    continue;
+                }
+                assert_int_equal(gj_model_estimate((gj_impl)i, &w, hw, &e, NULL), GJ_OK);
+                assert_int_equal(e.n_phases, op == GJ_OP_JOIN ? 3 : 2);
+                check_estimate(&e);
+            }
+        }
+    }
+    /* edge sizes: one row, one group */
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    w.rows = 1;
+    w.groups = 1;
+    gj_estimate e;
+    for (int i = GJ_IMPL_HGB; i < GJ_IMPL_COUNT; i++) {
+        assert_int_equal(gj_model_estimate((gj_impl)i, &w, hw, &e, NULL), GJ_OK);
+        check_estimate(&e);
+    }
+    gj_profile_free(p);
+}
+
+/* Materialization grows with the match ratio; GFUR faster than GFTR when
+ * nothing matches, slower when everything does (Sec. 5.1.6). */
+static void test_join_match_ratio_trend(void **state)
+{
+    (void)state;
+    gj_profile *p = a100();
+    const gj_hw *hw = gj_profile_hw(p);
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    double prev = 0;
+    for (double mr = 0; mr <= 1.0001; mr += 0.1) {
+        gj_estimate ur, tr;
+        w.match_ratio = mr;
+        gj_model_estimate(GJ_IMPL_PHJ_UR, &w, hw, &ur, NULL);
+        gj_model_estimate(GJ_IMPL_PHJ_TR, &w, hw, &tr, NULL);
+        assert_true(ur.phase[2].ms >= prev);
+        prev = ur.phase[2].ms;
+        if (mr < 0.05) assert_true(ur.ms < tr.ms);
+        if (mr > 0.5) assert_true(tr.ms < ur.ms);
+    }
+    gj_profile_free(p);
+}
+
+/* Skew makes the build-side gathers of GFUR cheaper (hot rows cached). */
+static void test_zipf_helps_gfur_gathers(void **state)
+{
+    (void)state;
+    gj_profile *p = a100();
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    gj_estimate u, z;
+    gj_model_estimate(GJ_IMPL_PHJ_UR, &w, gj_profile_hw(p), &u, NULL);
+    w.zipf = 1.0;
+    gj_model_estimate(GJ_IMPL_PHJ_UR, &w, gj_profile_hw(p), &z, NULL);
+    assert_true(z.phase[2].ms < u.phase[2].ms);
+    gj_profile_free(p);
+}
+
+static void test_statistics_helpers(void **state)
+{
+    (void)state;
+    assert_double_equal(gj_harmonic(10, 0), 10, 1e-12);
+    double h = 0;
+    for (int i = 1; i <= 100000; i++) h += 1.0 / i;
+    assert_double_equal(gj_harmonic(100000, 1), h, 1e-8);
+    h = 0;
+    for (int i = 1; i <= 5000; i++) h += pow(i, -0.7);
+    assert_double_equal(gj_harmonic(5000, 0.7), h, 1e-7 * h);
+    assert_double_equal(gj_hit_fraction(100, 10, 0), 0.1, 1e-12);
+    assert_true(gj_hit_fraction(1e6, 1e3, 1.0) > 0.4);
+    assert_double_equal(gj_effective_targets(1000, 0), 1000, 0);
+    assert_true(gj_effective_targets(1000, 1.5) < 10);
+    assert_double_equal(gj_warp_distinct(1, 0), 1, 0);
+    assert_true(gj_warp_distinct(1 << 20, 0) > 31.9);
+    assert_true(fabs(gj_warp_distinct(2, 0) - 2) < 1e-6);
+}
+
+static void test_workload_validation(void **state)
+{
+    (void)state;
+    gj_ctx *ctx;
+    assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    assert_int_equal(gj_workload_check(&w, ctx), GJ_OK);
+    w.match_ratio = 1.5;
+    assert_int_equal(gj_workload_check(&w, ctx), GJ_ERR_INVALID);
+    assert_non_null(strstr(gj_ctx_errmsg(ctx), "match-ratio=1.5"));
+    gj_workload_default(&w, GJ_OP_JOIN);
+    w.key_bytes = 6;
+    assert_int_equal(gj_workload_check(&w, ctx), GJ_ERR_INVALID);
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    w.groups = w.rows + 1;
+    assert_int_equal(gj_workload_check(&w, ctx), GJ_ERR_INVALID);
+    assert_non_null(strstr(gj_ctx_errmsg(ctx), "groups="));
+    assert_int_equal(gj_workload_check(NULL, ctx), GJ_ERR_INVALID);
+    gj_ctx_free(ctx);
+    gj_ctx_free(NULL);
+    assert_string_equal(gj_ctx_errmsg(NULL), "");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bg_over_br_from_table1),
+        cmocka_unit_test(test_sort_groupby_threshold),
+        cmocka_unit_test(test_gftr_match_ratio_threshold),
+        cmocka_unit_test(test_table2_k8),
+        cmocka_unit_test(test_table2_k4),
+        cmocka_unit_test(test_a100_profile),
+        cmocka_unit_test(test_estimates_consistent),
+        cmocka_unit_test(test_join_match_ratio_trend),
+        cmocka_unit_test(test_zipf_helps_gfur_gathers),
+        cmocka_unit_test(test_statistics_helpers),
+        cmocka_unit_test(test_workload_validation),
+    };
+    return cmocka_run_group_tests_name("model", tests, NULL, NULL);
+}
