@@ -505,6 +505,183 @@ typedef struct gj_timing {
     uint64_t peak_bytes;        /* device memory allocated by the operator */
 } gj_timing;
 
+/* ------------------------------------------------------------------------ */
+/* Joins on the GPU (operators/join_*.cu, join_ref.c)                       */
+/* ------------------------------------------------------------------------ */
+/* R is the build side, S the probe side; inner equi-join on the key column.
+ * Keys of both sides must have the same width (4 or 8 bytes, compared as
+ * unsigned integers). Payload columns: 0..GJ_MAX_PAYLOADS per side, each 4
+ * or 8 bytes. Rows per side at most 2^32 - 1. Output table: the key, then
+ * R's payload columns, then S's, in no particular row order; many-to-many
+ * joins give every matching pair (exact size, allocated once). */
+
+/* Run one join implementation (PHJ-UR, PHJ-TR, SMJ-UR, SMJ-TR or NPHJ).
+ * [in]  impl, r, s: device tables (not modified; NULL data allowed when
+ *       rows = 0). stream: a cudaStream_t, NULL for the default stream.
+ * [out] out: device table; the library allocates its columns (cudaMalloc),
+ *       the caller frees them with gj_dtable_free. Zero-filled on error.
+ * [out] timing (may be NULL): phases "transform", "match", "materialize"
+ *       (CUDA events; GFTR's payload partitioning counts as transform here,
+ *       see operators/JOIN.md), total, and peak device bytes the call held
+ *       including the output.
+ * Synchronises the stream (the output size is read on the host).
+ * Returns GJ_OK, GJ_ERR_INVALID (mismatched widths, impl not a join, too many
+ * rows), GJ_ERR_INFEASIBLE (device memory exhausted), GJ_ERR_CUDA,
+ * GJ_ERR_NODEVICE. */
+int gj_join_exec(gj_impl impl, const gj_dtable *r, const gj_dtable *s, void *stream,
+                 gj_dtable *out, gj_timing *timing, gj_ctx *ctx);
+
+/* Ask the advisor (gj_advise with profile p) which join to run, then run it.
+ * [in]  w: the workload as the optimizer sees it (match ratio, skew); NULL
+ *       derives one from the tables (match ratio 1, no skew).
+ * [out] plan (may be NULL): the advisor's answer; out, timing as gj_join_exec.
+ * Returns gj_advise's and gj_join_exec's codes. Synchronises. */
+int gj_join_auto(const gj_workload *w, const gj_profile *p, const gj_dtable *r,
+                 const gj_dtable *s, void *stream, gj_plan *plan, gj_dtable *out,
+                 gj_timing *timing, gj_ctx *ctx);
+
+/* Generate a join workload on the GPU as paper 000 Sec. 5.1.1 / 5.1.6 do:
+ * R keys a shuffled 0..|R|-1 with a fraction 1 - match_ratio replaced by
+ * non-matching keys, S keys uniform (or Zipf with w->zipf) over 0..|R|-1,
+ * payloads random integers. Many-to-many (w->out_rows > 0): both sides
+ * uniform over a domain of |R||S|/out_rows keys (output size as expected,
+ * not exact). key_offset is added to every key (8-byte keys with high bits).
+ * [out] r, s: device tables, free with gj_dtable_free. Synchronises.
+ * Returns GJ_OK, GJ_ERR_INVALID, GJ_ERR_INFEASIBLE, GJ_ERR_CUDA. */
+int gj_join_generate(const gj_workload *w, uint64_t seed, uint64_t key_offset,
+                     gj_dtable *r, gj_dtable *s, gj_ctx *ctx);
+
+/* Free the device columns of t (cudaFree) and zero it; NULL accepted. */
+void gj_dtable_free(gj_dtable *t);
+
+/* Copy a device table to host memory. [out] h: same shape, data malloc'd,
+ * free with gj_htable_free. Synchronises. Returns GJ_OK, GJ_ERR_NOMEM,
+ * GJ_ERR_CUDA. */
+int gj_dtable_download(const gj_dtable *d, gj_dtable *h, gj_ctx *ctx);
+/* Free a host table from gj_dtable_download / gj_join_reference; NULL ok. */
+void gj_htable_free(gj_dtable *h);
+
+/* CPU reference join of host tables (sort both sides, merge, cross product
+ * of equal-key runs), rows in canonical order (ascending by key, then the
+ * payload bit patterns). [out] out: host table, free with gj_htable_free.
+ * Returns GJ_OK, GJ_ERR_INVALID, GJ_ERR_NOMEM. */
+int gj_join_reference(const gj_dtable *r, const gj_dtable *s, gj_dtable *out, gj_ctx *ctx);
+
+/* Compare two host join outputs as multisets of rows (sorted copies are
+ * compared; a and b are not modified). [out] *equal 1 or 0; when 0, ctx
+ * says where they first differ. Returns GJ_OK, GJ_ERR_INVALID (shapes
+ * differ), GJ_ERR_NOMEM. */
+int gj_join_compare(const gj_dtable *a, const gj_dtable *b, int *equal, gj_ctx *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Calibration (calibrate/): measure the local GPU's parameters             */
+/* ------------------------------------------------------------------------ */
+
+/* One measured parameter. Every measurement is warmed up, repeated `reps`
+ * times and summarised with GSL: value = median, spread = interquartile
+ * range / median. A spread above the limit is measured once more (rerun = 1)
+ * and the repetition set with the smaller spread kept; wide = 1 when even
+ * that one is above the limit. Device-structure parameters (sm_count, ...)
+ * are queried, not timed: reps = 0, spread = 0. */
+typedef struct gj_calib_item {
+    const char *key;     /* parameter key (static string of the table)      */
+    double value;        /* median, in the parameter's unit                 */
+    double spread;       /* (Q3 - Q1) / median of the kept repetitions      */
+    int reps;            /* repetitions behind the median                   */
+    int rerun;           /* 1: the first spread exceeded the limit          */
+    int wide;            /* 1: still above the limit after the re-run       */
+    double seconds;      /* wall time spent measuring it                    */
+} gj_calib_item;
+
+/* Called after each measurement (index in [0, total)); may be NULL. */
+typedef void (*gj_calib_progress_fn)(void *user, int index, int total, const gj_calib_item *item);
+
+typedef struct gj_calib_opts {
+    int device;                  /* CUDA ordinal, >= 0                       */
+    int quick;                   /* 1: smaller inputs, fewer repetitions     */
+    double spread_limit;         /* re-run above this; 0 = 0.05 (5%)         */
+    const char *name;            /* profile name; NULL = from the device name
+                                    ("NVIDIA H200" -> "h200")                */
+    gj_calib_progress_fn progress;
+    void *user;
+} gj_calib_opts;
+
+#define GJ_CALIB_MAX_ITEMS 64
+
+/* What a calibration measured, for tables and the store. */
+typedef struct gj_calib_report {
+    int n_items;
+    gj_calib_item items[GJ_CALIB_MAX_ITEMS];
+    int n_samples;
+    gj_sample *samples;   /* every repetition of every timed parameter (re-runs
+                             included, run numbers continuing); keys static */
+    double wall_s;        /* whole calibration, device set-up included      */
+    int quick;
+} gj_calib_report;
+
+/* Measure every gj_hw parameter on device opts->device and return a new
+ * profile (origin "calibrate", every parameter GJ_SRC_MEASURED with its
+ * spread, the device identity, version 1: the store assigns the real one)
+ * and the report. Nothing is written anywhere: save with gj_db_profile_save
+ * (p, report->samples, report->n_samples). Sizes adapt to free device
+ * memory. Synchronises the device; leaves no device memory allocated.
+ * [out] *out (gj_profile_free) and *report (gj_calibrate_report_free); both
+ * NULL on error. Returns GJ_OK, GJ_ERR_INVALID (opts), GJ_ERR_NODEVICE (no
+ * GPU or driver), GJ_ERR_CUDA (a CUDA failure or a benchmark whose output
+ * failed its check), GJ_ERR_INFEASIBLE (device memory), GJ_ERR_NOMEM. */
+int gj_calibrate_run(const gj_calib_opts *opts, gj_profile **out, gj_calib_report **report,
+                     gj_ctx *ctx);
+/* Free a report; NULL accepted. */
+void gj_calibrate_report_free(gj_calib_report *r);
+/* JSON of a calibration: {"profile": <gj_profile_to_json>, "wall_s": ..,
+ * "quick": .., "measurements": [{"key", "value", "unit", "spread", "reps",
+ * "rerun", "wide", "seconds"}...]}. [out] *json malloc'd (gj_free).
+ * Returns GJ_OK, GJ_ERR_INVALID (NULL), GJ_ERR_NOMEM. */
+int gj_calibrate_report_json(const gj_calib_report *r, const gj_profile *p, char **json);
+
+/* ------------------------------------------------------------------------ */
+/* Group-by operators (operators/groupby_*.cu)                              */
+/* ------------------------------------------------------------------------ */
+
+/* Result of a group-by, in device memory owned by the struct (free with
+ * gj_groupby_out_free). Rows: `groups`; key has the input key's width;
+ * agg[i] (for aggregate i of the workload): SUM 8 bytes (int64 for integer
+ * payloads, wrapping; double for floats), MIN/MAX the payload's width and
+ * type, COUNT and COUNT_DISTINCT uint64, AVG and MEDIAN double. Ordered by
+ * key (unsigned) when the workload asked for sorted_output, else in an
+ * implementation-defined order. */
+typedef struct gj_groupby_out {
+    uint64_t groups;
+    gj_column key;
+    int n_aggs;
+    gj_column agg[GJ_MAX_AGGS];
+} gj_groupby_out;
+
+/* 1 if implementation impl computes aggregate a, else 0. COUNT_DISTINCT and
+ * MEDIAN need the sort-based implementations (SGB-UR, SGB-TR, SGB-DE-TR);
+ * the others compute SUM, MIN, MAX, COUNT, AVG. */
+int gj_groupby_supports(gj_impl impl, gj_agg a);
+
+/* Run group-by implementation impl (HGB ... HASH-GLOBAL) on the device
+ * table in: aggregate i of w (w->aggs[i], i < w->n_aggs) reads payload
+ * column i (COUNT reads none). Uses from w: n_aggs, aggs, sorted_output and
+ * groups, which only sizes hash tables and partitions (a wrong value costs
+ * time, never correctness: tables grow and the run repeats). in->rows must
+ * be < 2^31; keys 4 or 8 bytes; payloads 4 or 8 bytes, int or float.
+ * stream: a cudaStream_t (NULL: the default stream). The call synchronises
+ * the stream (it reads group counts back). [out] *out: device columns,
+ * owned by the caller (gj_groupby_out_free); zeroed on error. [out] *t
+ * (may be NULL): CUDA-event times of the phases "group" and "aggregate"
+ * (what each implementation counts where: operators/groupby_api.cu) and the
+ * operator's peak device memory. Returns GJ_OK, GJ_ERR_INVALID (NULL,
+ * widths, impl of the join family, aggregate without payload),
+ * GJ_ERR_UNSUPPORTED (aggregate the implementation lacks, rows >= 2^31),
+ * GJ_ERR_INFEASIBLE (device memory), GJ_ERR_CUDA. */
+int gj_groupby_execute(gj_impl impl, const gj_dtable *in, const gj_workload *w, void *stream,
+                       gj_groupby_out *out, gj_timing *t, gj_ctx *ctx);
+/* Free the device columns of a result and zero it; NULL accepted. */
+void gj_groupby_out_free(gj_groupby_out *out);
+
 #ifdef __cplusplus
 }
 #endif
