@@ -1,0 +1,251 @@
+/* The advisor's choices for the paper's summary cases (Sec. 5.1.10, 5.2.9,
+ * Fig. 21, Sec. 7) on the paper's A100, its constraints and its threads. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gjadvise.h"
+#include "testutil.h"
+
+static gj_profile *prof;
+
+static int setup(void **state)
+{
+    (void)state;
+    return gj_profile_builtin("a100-paper", &prof);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gj_profile_free(prof);
+    return 0;
+}
+
+static gj_plan advise(const gj_workload *w)
+{
+    gj_plan plan;
+    assert_int_equal(gj_advise(w, prof, &plan, NULL), GJ_OK);
+    assert_int_equal(plan.best, plan.est[0].impl);
+    for (int i = 1; i < plan.n; i++)
+        if (plan.est[i].feasible) assert_true(plan.est[i].ms >= plan.est[i - 1].ms);
+    return plan;
+}
+
+/* Sec. 5.1.5 / 7: wide joins at a high match ratio: PHJ-TR, about 2.3x PHJ-UR. */
+static void test_wide_join_high_match_ratio(void **state)
+{
+    (void)state;
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    gj_plan p = advise(&w);
+    assert_int_equal(p.best, GJ_IMPL_PHJ_TR);
+    assert_int_equal(p.heuristic, GJ_IMPL_PHJ_TR);
+    double ur = 0;
+    for (int i = 0; i < p.n; i++)
+        if (p.est[i].impl == GJ_IMPL_PHJ_UR) ur = p.est[i].ms;
+    assert_true(ur / p.est[0].ms > 1.8 && ur / p.est[0].ms < 2.8);
+    assert_non_null(strstr(p.reason, "PHJ-TR"));
+}
+
+/* Sec. 5.1.6 / 7: low match ratio: PHJ-UR; the flip near the model's 20-25%. */
+static void test_low_match_ratio_and_crossover(void **state)
+{
+    (void)state;
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    w.match_ratio = 0.05;
+    gj_plan p = advise(&w);
+    assert_int_equal(p.best, GJ_IMPL_PHJ_UR);
+    assert_int_equal(p.heuristic, GJ_IMPL_PHJ_UR);
+    assert_true(p.crossover.found);
+    assert_string_equal(p.crossover.param, "match_ratio");
+    assert_int_equal(p.crossover.to, GJ_IMPL_PHJ_TR);
+    assert_true(p.crossover.at > 0.15 && p.crossover.at < 0.3);
+    /* just below and above the reported flip */
+    w.match_ratio = p.crossover.at - 0.01;
+    assert_int_equal(advise(&w).best, GJ_IMPL_PHJ_UR);
+    w.match_ratio = p.crossover.at + 0.01;
+    assert_int_equal(advise(&w).best, GJ_IMPL_PHJ_TR);
+}
+
+/* Sec. 5.1.10: partition-based joins dominate sort-merge ones. */
+static void test_partitioning_beats_sorting(void **state)
+{
+    (void)state;
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    for (double mr = 0.1; mr <= 1.0; mr += 0.3) {
+        w.match_ratio = mr;
+        gj_plan p = advise(&w);
+        assert_true(p.best == GJ_IMPL_PHJ_UR || p.best == GJ_IMPL_PHJ_TR);
+        assert_int_equal(p.est[p.n - 1].impl, GJ_IMPL_NPHJ); /* cuDF-style is slowest (Fig. 7) */
+    }
+    w.key_bytes = w.payload_bytes = 8;
+    w.match_ratio = 1;
+    assert_int_equal(advise(&w).best, GJ_IMPL_PHJ_TR); /* Sec. 5.1.8 */
+}
+
+/* Fig. 21 / Sec. 5.2.9: HGB while the groups fit in shared memory, PGB-TR
+ * for many uniform groups. */
+static void test_groupby_by_group_count(void **state)
+{
+    (void)state;
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    for (int lg = 1; lg <= 12; lg++) {
+        w.groups = 1ULL << lg;
+        gj_plan p = advise(&w);
+        if (p.best != GJ_IMPL_HGB) fail_msg("g = 2^%d: %s, expected HGB", lg, gj_impl_name(p.best));
+        assert_int_equal(p.heuristic, GJ_IMPL_HGB);
+    }
+    for (int lg = 18; lg <= 26; lg += 2) {
+        w.groups = 1ULL << lg;
+        gj_plan p = advise(&w);
+        if (p.best != GJ_IMPL_PGB_TR) fail_msg("g = 2^%d: %s, expected PGB-TR", lg, gj_impl_name(p.best));
+        assert_int_equal(p.heuristic, GJ_IMPL_PGB_TR);
+    }
+    /* Sec. 5.2.3: HGB far ahead of the cuDF-style hash group-by for few groups */
+    w.groups = 4;
+    gj_plan p = advise(&w);
+    double hgb = 0, cudf = 0;
+    for (int i = 0; i < p.n; i++) {
+        if (p.est[i].impl == GJ_IMPL_HGB) hgb = p.est[i].ms;
+        if (p.est[i].impl == GJ_IMPL_HASH_GLOBAL) cudf = p.est[i].ms;
+    }
+    assert_true(cudf > 2 * hgb);
+}
+
+/* Sec. 5.2.5 / 5.2.6: SGB-TR beats SGB-UR above ~2^4 groups; SGB-DE-TR beats
+ * SGB-TR for 4-byte keys below 2^15 groups (Table 2). */
+static void test_sort_based_variants(void **state)
+{
+    (void)state;
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    double t[GJ_IMPL_COUNT];
+    for (int lg = 1; lg <= 26; lg++) {
+        w.groups = 1ULL << lg;
+        for (int i = GJ_IMPL_HGB; i < GJ_IMPL_COUNT; i++) {
+            gj_estimate e;
+            gj_model_estimate((gj_impl)i, &w, gj_profile_hw(prof), &e, NULL);
+            t[i] = e.ms;
+        }
+        if (lg >= 5) assert_true(t[GJ_IMPL_SGB_TR] < t[GJ_IMPL_SGB_UR]);
+        if (lg <= 2) assert_true(t[GJ_IMPL_SGB_UR] < t[GJ_IMPL_SGB_TR]);
+        if (lg <= 14) assert_true(t[GJ_IMPL_SGB_DE_TR] < t[GJ_IMPL_SGB_TR]);
+        if (lg >= 16) assert_true(t[GJ_IMPL_PGB_TR] < t[GJ_IMPL_SGB_TR]);
+    }
+}
+
+/* Constraints: sort-only aggregates and ordered output. */
+static void test_constraints(void **state)
+{
+    (void)state;
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    w.aggs[1] = GJ_AGG_MEDIAN;
+    gj_plan p = advise(&w);
+    assert_true(p.best == GJ_IMPL_SGB_UR || p.best == GJ_IMPL_SGB_TR || p.best == GJ_IMPL_SGB_DE_TR);
+    int infeasible = 0;
+    for (int i = 0; i < p.n; i++)
+        if (!p.est[i].feasible) {
+            infeasible++;
+            assert_non_null(strstr(p.est[i].why, "sort-based"));
+        }
+    assert_int_equal(infeasible, 4);
+    assert_true(p.heuristic == GJ_IMPL_SGB_TR || p.heuristic == GJ_IMPL_SGB_DE_TR);
+
+    /* ordered output costs the hash and partition group-bys a sort */
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    gj_estimate plain, sorted;
+    gj_model_estimate(GJ_IMPL_PGB_TR, &w, gj_profile_hw(prof), &plain, NULL);
+    w.sorted_output = 1;
+    gj_model_estimate(GJ_IMPL_PGB_TR, &w, gj_profile_hw(prof), &sorted, NULL);
+    assert_true(sorted.ms > plain.ms);
+    p = advise(&w);
+    assert_int_equal(p.heuristic, GJ_IMPL_SGB_DE_TR);
+    if (p.best != p.heuristic) assert_non_null(strstr(p.reason, "paper's rule"));
+}
+
+/* Device memory: a join that cannot fit in 40 GB is refused with a reason. */
+static void test_memory_infeasible(void **state)
+{
+    (void)state;
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    w.r_rows = w.s_rows = 1ULL << 32;
+    gj_plan p;
+    gj_ctx *ctx;
+    gj_ctx_new(&ctx);
+    assert_int_equal(gj_advise(&w, prof, &p, ctx), GJ_ERR_INFEASIBLE);
+    assert_non_null(strstr(gj_ctx_errmsg(ctx), "device memory"));
+    for (int i = 0; i < p.n; i++) assert_false(p.est[i].feasible);
+    w.r_rows = 0;
+    assert_int_equal(gj_advise(&w, prof, &p, ctx), GJ_ERR_INVALID);
+    assert_non_null(strstr(gj_ctx_errmsg(ctx), "r-rows=0"));
+    gj_ctx_free(ctx);
+}
+
+static void test_json(void **state)
+{
+    (void)state;
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    w.match_ratio = 0.3;
+    gj_plan p = advise(&w);
+    char *j = NULL;
+    assert_int_equal(gj_plan_to_json(&p, &w, &j), GJ_OK);
+    assert_non_null(strstr(j, "\"best\":\"PHJ-TR\""));
+    assert_non_null(strstr(j, "\"crossover\":{\"param\":\"match_ratio\""));
+    assert_non_null(strstr(j, "\"phases\":[{\"name\":\"transform\""));
+    gj_free(j);
+}
+
+/* No global state: concurrent calls give the same plans. */
+static void *worker(void *arg)
+{
+    gj_workload w;
+    gj_workload_default(&w, (gj_op)(intptr_t)arg);
+    gj_plan *p = malloc(sizeof *p);
+    for (int i = 0; i < 20; i++) gj_advise(&w, prof, p, NULL);
+    return p;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    pthread_t t[4];
+    for (intptr_t i = 0; i < 4; i++) pthread_create(&t[i], NULL, worker, (void *)(i % 2));
+    for (int i = 0; i < 4; i++) {
+        gj_plan *p;
+        pthread_join(t[i], (void **)&p);
+        gj_workload w;
+        gj_workload_default(&w, (gj_op)(i % 2));
+        gj_plan ref = advise(&w);
+        assert_int_equal(p->best, ref.best);
+        assert_double_equal(p->est[0].ms, ref.est[0].ms, 0);
+        free(p);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wide_join_high_match_ratio),
+        cmocka_unit_test(test_low_match_ratio_and_crossover),
+        cmocka_unit_test(test_partitioning_beats_sorting),
+        cmocka_unit_test(test_groupby_by_group_count),
+        cmocka_unit_test(test_sort_based_variants),
+        cmocka_unit_test(test_constraints),
+        cmocka_unit_test(test_memory_infeasible),
+        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_threads),
+    };
+    return cmocka_run_group_tests_name("advisor", tests, setup, teardown);
+}
