@@ -132,6 +132,9 @@ int gj_cli_model(int argc, char **argv)
             if (t[i].p) printf("  %-18s p >= %d\n", g, t[i].p);
             else printf("  %-18s never\n", g);
         }
+        if (k == 4 && !strcmp(gj_profile_name(p), "a100-paper"))
+            printf("  (the paper prints p >= 3, 5, 14 for the rows from 2^15 on; its printed\n"
+                   "   formulas give the values above: model/MODEL.md, M-44-T2)\n");
         printf("\n");
     }
     gj_profile_free(p);

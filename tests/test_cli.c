@@ -1,0 +1,183 @@
+/* The gjadvise command line as a user meets it: exit codes, one-line errors,
+ * and a bounded fuzz of the flag parser (run under ASan/UBSan in CI). The
+ * binary under test is $GJ_BIN (set by `make test`). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+static const char *bin;
+static char tmpdir[] = "/tmp/gjcli-XXXXXX";
+
+/* Run bin with args; capture stdout+stderr into out (truncated); return the
+ * exit status (128+signal if killed). */
+static int run(char *out, size_t n, const char *const *args)
+{
+    char path[64];
+    snprintf(path, sizeof path, "%s/out", tmpdir);
+    const char *argv[64];
+    int k = 0;
+    argv[k++] = bin;
+    for (; args[k - 1] && k < 63; k++) argv[k] = args[k - 1];
+    argv[k] = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid;
+    int st = -1;
+    if (posix_spawn(&pid, bin, &fa, NULL, (char *const *)argv, environ) == 0) waitpid(pid, &st, 0);
+    posix_spawn_file_actions_destroy(&fa);
+    FILE *f = fopen(path, "r");
+    size_t got = f ? fread(out, 1, n - 1, f) : 0;
+    out[got] = 0;
+    if (f) fclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+#define RUN(out, ...) run(out, sizeof out, (const char *const[]){__VA_ARGS__, NULL})
+
+static int setup(void **state)
+{
+    (void)state;
+    bin = getenv("GJ_BIN");
+    if (!mkdtemp(tmpdir)) return -1;
+    /* never touch the user's store */
+    char db[96];
+    snprintf(db, sizeof db, "%s/none.db", tmpdir);
+    setenv("GJADVISE_DB", db, 1);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+#define NEED_BIN()                                      \
+    do {                                                \
+        if (!bin || access(bin, X_OK)) skip();          \
+    } while (0)
+
+static void test_recommend_default(void **state)
+{
+    (void)state;
+    NEED_BIN();
+    char out[8192];
+    assert_int_equal(RUN(out, "recommend", "--match-ratio", "0.3"), 0);
+    assert_non_null(strstr(out, "best: PHJ-TR"));
+    assert_non_null(strstr(out, "crossover: at match_ratio"));
+    assert_non_null(strstr(out, "profile a100-paper"));
+    assert_int_equal(RUN(out, "recommend", "--op", "groupby", "--rows", "2^28", "--groups", "2^12",
+                         "--aggs", "max,max", "--json"), 0);
+    assert_non_null(strstr(out, "\"best\":\"HGB\""));
+    assert_int_equal(RUN(out, "model", "--profile", "a100-paper"), 0);
+    assert_non_null(strstr(out, "0.39"));
+    assert_non_null(strstr(out, "[2^0, 2^21]"));
+    assert_non_null(strstr(out, "2^28               p >= 5"));
+    assert_int_equal(RUN(out, "--version"), 0);
+    assert_int_equal(RUN(out, "recommend", "--help"), 0);
+    assert_non_null(strstr(out, "examples:"));
+}
+
+static void test_bad_flags(void **state)
+{
+    (void)state;
+    NEED_BIN();
+    char out[4096];
+    struct {
+        const char *flag, *value, *expect;
+    } cases[] = {
+        {"--match-ratio", "1.5", "--match-ratio=1.5: allowed a number from 0 to 1"},
+        {"--match-ratio", "abc", "--match-ratio=abc"},
+        {"--rows", "0", "--rows=0: allowed a size from 1 to 2^40"},
+        {"--rows", "2^41", "--rows=2^41"},
+        {"--rows", "-5", "--rows=-5"},
+        {"--key-bytes", "6", "--key-bytes=6: allowed 4 or 8"},
+        {"--payload-bytes", "16", "--payload-bytes=16: allowed 4 or 8"},
+        {"--zipf", "-1", "--zipf=-1"},
+        {"--payloads", "9", "--payloads=9: allowed 0 to 8"},
+        {"--aggs", "max,foo", "--aggs=max,foo"},
+        {"--profile", "no-such", "--profile=no-such: allowed"},
+        {"--op", "sort", "--op=sort: allowed join or groupby"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = RUN(out, "recommend", cases[i].flag, cases[i].value);
+        if (rc != 2 || !strstr(out, cases[i].expect))
+            fail_msg("%s %s: exit %d, output: %s", cases[i].flag, cases[i].value, rc, out);
+        /* one line */
+        assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
+    }
+    assert_int_equal(RUN(out, "recommend", "--op", "groupby", "--rows", "100", "--groups", "101"), 2);
+    assert_non_null(strstr(out, "--groups=101"));
+    assert_int_equal(RUN(out, "recommend", "--bogus"), 2);
+    assert_int_equal(RUN(out, "recommend", "--rows"), 2);
+    assert_int_equal(RUN(out, "nosuch"), 2);
+    assert_int_equal(RUN(out, "recommend", "--r-rows", "2^32", "--s-rows", "2^32"), 6);
+    assert_non_null(strstr(out, "device memory"));
+    /* an explicit store that does not exist: a clear error, nothing created */
+    char db[96];
+    snprintf(db, sizeof db, "%s/missing/x.db", tmpdir);
+    assert_int_equal(RUN(out, "recommend", "--db", db), 4);
+    assert_int_equal(access(db, F_OK), -1);
+}
+
+/* Bounded fuzz: random combinations of flags and hostile values never
+ * crash the parser (exit codes stay in the documented set). */
+static void test_fuzz_flags(void **state)
+{
+    (void)state;
+    NEED_BIN();
+    static const char *flags[] = {"--op", "--rows", "--r-rows", "--s-rows", "--match-ratio",
+                                  "--payloads", "--groups", "--aggs", "--zipf", "--key-bytes",
+                                  "--payload-bytes", "--out-rows", "--sorted-output", "--json",
+                                  "--r-payloads", "--s-payloads", "--profile", "--", "-h"};
+    static const char *values[] = {"0", "1", "-1", "2^27", "2^63", "2^", "1e308", "nan", "inf",
+                                   "0.5", "128M", "16T", "9999999999999999999999", "", "join",
+                                   "groupby", "max,max,max,max,max,max,max,max,max", "median",
+                                   ",,,", "a100-paper", "%s%n%s", "\xff\xfe", "4", "8", "1.0x"};
+    char out[16384];
+    unsigned seed = 12345;
+    for (int iter = 0; iter < 300; iter++) {
+        const char *args[16];
+        int n = 0;
+        args[n++] = (iter % 3) ? "recommend" : "model";
+        int k = 1 + (int)(rand_r(&seed) % 6);
+        for (int j = 0; j < k && n < 14; j++) {
+            args[n++] = flags[rand_r(&seed) % (sizeof flags / sizeof flags[0])];
+            if (rand_r(&seed) % 4) args[n++] = values[rand_r(&seed) % (sizeof values / sizeof values[0])];
+        }
+        args[n] = NULL;
+        int rc = run(out, sizeof out, args);
+        if (rc != 0 && rc != 2 && rc != 6) {
+            char line[512] = "";
+            for (int j = 0; j < n; j++) {
+                strncat(line, args[j], sizeof line - strlen(line) - 2);
+                strcat(line, " ");
+            }
+            fail_msg("exit %d for: %s\n%s", rc, line, out);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_recommend_default),
+        cmocka_unit_test(test_bad_flags),
+        cmocka_unit_test(test_fuzz_flags),
+    };
+    return cmocka_run_group_tests_name("cli", tests, setup, teardown);
+}
