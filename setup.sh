@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# First command of a fresh checkout (README): install the Debian packages the
+# build needs if any is missing, build everything, and ask for a plan.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+need=()
+for pkg in libgsl-dev libsqlite3-dev libcmocka-dev make gcc; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+    echo "setup: installing ${need[*]}"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+fi
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+if ! command -v nvcc >/dev/null 2>&1 && [ ! -x "$CUDA_HOME/bin/nvcc" ]; then
+    echo "setup: the CUDA Toolkit (nvcc, CUB) is required to build; install it or set CUDA_HOME" >&2
+    exit 1
+fi
+make -j"$(nproc)" CUDA_HOME="$CUDA_HOME"
+echo
+echo "$ bin/gjadvise recommend --match-ratio 0.3"
+bin/gjadvise recommend --match-ratio 0.3
