@@ -1,0 +1,700 @@
+/* Group-by operators: extern "C" entry points and dispatch (the only code
+ * here with <<<). Kernels: groupby_kernels.cuh; CUB sorts: groupby_sort.cu.
+ *
+ * Phases reported in gj_timing ("group", "aggregate"), per implementation:
+ *   HGB          group: table init + Algorithm 1 stage 1 (group ids)
+ *                aggregate: stage 2 (shared-memory or global atomics)
+ *   HASH-GLOBAL  group: table + sparse-array init, insert-and-aggregate
+ *                (cuDF aggregates while inserting)
+ *                aggregate: extract (key, pos) pairs, gather the aggregates
+ *   SGB-UR       group: sort (key, row id), heads, scan, group keys
+ *                aggregate: gather payloads by row id + segmented reduce
+ *   SGB-TR       group: sort (key, first payload), heads, scan, group keys
+ *                aggregate: sort (key, other payloads), segmented reduce
+ *   SGB-DE-TR    group: as SGB-TR, then dictionary-encode every key
+ *                aggregate: sort (code, other payloads) on ceil(log2 g) bits,
+ *                segmented reduce
+ *   PGB-UR       group: hash keys, partition (hash, row id), bounds
+ *                aggregate: per-chunk shared tables + aggregation (gather)
+ *   PGB-TR       group: hash keys, partition (hash, first payload), bounds
+ *                aggregate: partition other payloads, per-chunk aggregation
+ * Count-distinct and median (sort-based only) and the output sort of the
+ * hash-based ones count under "aggregate". */
+#include "operators/common.cuh"
+#include "operators/groupby.h"
+#include "operators/groupby_kernels.cuh"
+#include "operators/groupby_sort.h"
+
+#include <string.h>
+
+using namespace gjgb;
+
+namespace {
+
+struct Ctx {
+    gj_arena ar;
+    cudaStream_t st;
+    gj_ctx *ctx;
+    int sms;
+};
+
+unsigned grid_for(const Ctx &c, uint64_t n, int threads)
+{
+    uint64_t b = (n + threads - 1) / threads;
+    uint64_t cap = (uint64_t)c.sms * 16;
+    if (b > cap) b = cap;
+    return b ? (unsigned)b : 1u;
+}
+
+uint64_t next_pow2(uint64_t x)
+{
+    uint64_t p = 1;
+    while (p < x) p <<= 1;
+    return p;
+}
+
+/* Per-aggregate plan on the host. */
+struct AggPlan {
+    int acc;        /* accumulator index in the spec, -1 for CD/median     */
+    int out_w;
+    gj_dtype out_t;
+};
+
+/* Build the accumulator spec: one accumulator per SUM/MIN/MAX/COUNT/AVG
+ * aggregate (its output column), plus a hidden COUNT when any AVG. */
+int build_spec(const gj_dtable *in, const gj_workload *w, GbSpec *s, AggPlan *ap,
+               int *hidden_cnt, gj_ctx *ctx)
+{
+    memset(s, 0, sizeof *s);
+    *hidden_cnt = -1;
+    int any_avg = 0;
+    for (int i = 0; i < w->n_aggs; i++) {
+        gj_agg a = w->aggs[i];
+        int pw = 4;
+        gj_dtype pt = GJ_DT_INT;
+        if (a != GJ_AGG_COUNT) {
+            if (i >= in->n_payloads)
+                return gj_seterr(ctx, GJ_ERR_INVALID, "group-by: aggregate %d (%s) has no payload column (table has %d)",
+                                 i, gj_agg_name(a), in->n_payloads);
+            pw = in->payload[i].width;
+            pt = in->payload[i].type;
+            if ((pw != 4 && pw != 8) || !in->payload[i].data)
+                return gj_seterr(ctx, GJ_ERR_INVALID, "group-by: payload %d: width=%d: allowed 4, 8", i, pw);
+        }
+        gj_groupby_out_type(a, pw, pt, &ap[i].out_w, &ap[i].out_t);
+        ap[i].acc = -1;
+        if (a == GJ_AGG_COUNT_DISTINCT || a == GJ_AGG_MEDIAN) continue;
+        int j = s->n++;
+        ap[i].acc = j;
+        s->pw[j] = a == GJ_AGG_COUNT ? 0 : pw;
+        s->src[j] = a == GJ_AGG_COUNT ? NULL : in->payload[i].data;
+        s->isf[j] = pt == GJ_DT_FLOAT;
+        switch (a) {
+        case GJ_AGG_SUM:
+        case GJ_AGG_AVG: s->op[j] = pt == GJ_DT_FLOAT ? OP_ADD_F : OP_ADD_I; s->width[j] = 8; break;
+        case GJ_AGG_MIN: s->op[j] = OP_MIN; s->width[j] = pw; break;
+        case GJ_AGG_MAX: s->op[j] = OP_MAX; s->width[j] = pw; break;
+        default: s->op[j] = OP_CNT; s->width[j] = 8; break;
+        }
+        if (a == GJ_AGG_AVG) any_avg = 1;
+    }
+    if (any_avg) {
+        int j = s->n++;
+        s->op[j] = OP_CNT;
+        s->width[j] = 8;
+        *hidden_cnt = j;
+    }
+    return GJ_OK;
+}
+
+/* Allocate the output columns (capacity rows) and point the accumulators
+ * of the spec at them; the hidden count goes to the arena. */
+int alloc_out(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec *s, const AggPlan *ap,
+              int hidden, uint64_t cap, gj_groupby_out *out)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    out->key.width = in->key.width;
+    out->key.type = GJ_DT_INT;
+    GJ_CUDA(cudaMalloc(&out->key.data, (cap ? cap : 1) * in->key.width));
+    out->n_aggs = w->n_aggs;
+    for (int i = 0; i < w->n_aggs; i++) {
+        out->agg[i].width = ap[i].out_w;
+        out->agg[i].type = ap[i].out_t;
+        GJ_CUDA(cudaMalloc(&out->agg[i].data, (cap ? cap : 1) * ap[i].out_w));
+        if (ap[i].acc >= 0) s->dst[ap[i].acc] = out->agg[i].data;
+    }
+    if (hidden >= 0) GJ_CUDA(gj_arena_alloc(&c.ar, &s->dst[hidden], (cap ? cap : 1) * 8));
+done:
+    return rc;
+}
+
+int finish_avg(Ctx &c, const gj_workload *w, const GbSpec &s, const AggPlan *ap, int hidden,
+               uint64_t groups)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    for (int i = 0; i < w->n_aggs; i++)
+        if (w->aggs[i] == GJ_AGG_AVG && groups) {
+            int j = ap[i].acc;
+            k_finish_avg<<<grid_for(c, groups, 256), 256, 0, c.st>>>(s.dst[j], s.op[j] == OP_ADD_F,
+                                                                     (const uint64_t *)s.dst[hidden], groups);
+            GJ_LAUNCHED();
+        }
+done:
+    return rc;
+}
+
+int init_acc(Ctx &c, const GbSpec &s, uint64_t groups)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    if (groups && s.n) {
+        k_init_acc<<<grid_for(c, groups, 256), 256, 0, c.st>>>(s, groups);
+        GJ_LAUNCHED();
+    }
+done:
+    return rc;
+}
+
+/* Sort the output rows by key (hash-based paths with sorted_output). */
+int sort_output(Ctx &c, gj_groupby_out *out)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    uint64_t m = out->groups;
+    int kw = out->key.width;
+    void *iota = NULL, *perm = NULL, *ks = NULL;
+    if (m < 2) goto done;
+    GJ_CUDA(gj_arena_alloc(&c.ar, &iota, m * 4));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &perm, m * 4));
+    GJ_CUDA(cudaMalloc(&ks, m * kw));
+    k_iota<<<grid_for(c, m, 256), 256, 0, c.st>>>((uint32_t *)iota, m);
+    GJ_LAUNCHED();
+    rc = gjgb_sort_pairs(out->key.data, ks, kw, iota, perm, 4, m, 0, 8 * kw, &c.ar, c.st, ctx);
+    if (rc) goto done;
+    GJ_CUDA(cudaFree(out->key.data));
+    out->key.data = ks;
+    ks = NULL;
+    for (int i = 0; i < out->n_aggs; i++) {
+        void *d = NULL;
+        GJ_CUDA(cudaMalloc(&d, m * out->agg[i].width));
+        k_permute<<<grid_for(c, m, 256), 256, 0, c.st>>>(out->agg[i].data, out->agg[i].width,
+                                                         (const uint32_t *)perm, m, d);
+        GJ_LAUNCHED();
+        GJ_CUDA(cudaStreamSynchronize(c.st));
+        cudaFree(out->agg[i].data);
+        out->agg[i].data = d;
+    }
+done:
+    if (ks) cudaFree(ks);
+    gj_arena_free(&c.ar, iota);
+    gj_arena_free(&c.ar, perm);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ HGB */
+template <typename K, typename G>
+int hgb_stage1(Ctx &c, const gj_dtable *in, uint64_t cap, uint32_t limit, void *table_keys,
+               uint32_t *table_vals, uint32_t *counters, void *gid, void *out_key, int *ovf)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    uint64_t n = in->rows;
+    GTable<K> t = {(K *)table_keys, table_vals, cap - 1, counters, limit, (int *)(counters + 1)};
+    uint32_t h[2];
+    GJ_CUDA(cudaMemsetAsync(table_vals, 0xff, cap * 4, c.st));
+    GJ_CUDA(cudaMemsetAsync(counters, 0, 8, c.st));
+    if (n) {
+        k_hgb_assign<K, G><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, n, t, (G *)gid, (K *)out_key);
+        GJ_LAUNCHED();
+    }
+    GJ_CUDA(cudaMemcpyAsync(h, counters, 8, cudaMemcpyDeviceToHost, c.st));
+    GJ_CUDA(cudaStreamSynchronize(c.st));
+    *ovf = (int)h[1];
+done:
+    return rc;
+}
+
+template <typename G>
+int hgb_stage2(Ctx &c, GbSpec &s, const void *gid, uint64_t n, uint32_t groups)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    /* Shared-memory budget per block 96 KB: g <= 2^12 groups of two 4-byte
+     * aggregates fit with R >= 2 copies, up to 12K groups with one. */
+    const unsigned budget = 96 * 1024;
+    unsigned slot = 0;
+    for (int j = 0; j < s.n; j++) slot += s.width[j];
+    int R = 0;
+    if (groups && slot && (uint64_t)groups * slot <= budget) {
+        R = 1;
+        while (R < 32 && (uint64_t)2 * R * groups * slot <= budget) R <<= 1;
+    }
+    unsigned off = 0;
+    for (int j = 0; j < s.n; j++) {
+        s.soff[j] = off;
+        off += ((unsigned)(R * groups * s.width[j]) + 15) & ~15u;
+    }
+    unsigned grid;
+    if (R > 0) {
+        int per_sm = 0;
+        GJ_CUDA(cudaFuncSetAttribute(k_agg_gid<G>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)budget + 1024));
+        GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_agg_gid<G>, 256, off));
+        if (per_sm < 1) per_sm = 1;
+        grid = (unsigned)(c.sms * per_sm);
+        uint64_t need = (n + 255) / 256;
+        if (need < grid) grid = need ? (unsigned)need : 1;
+    } else {
+        grid = grid_for(c, n, 256);
+        off = 0;
+    }
+    if (n) {
+        k_agg_gid<G><<<grid, 256, off, c.st>>>(s, (const G *)gid, n, groups, R);
+        GJ_LAUNCHED();
+    }
+done:
+    return rc;
+}
+
+template <typename K>
+int run_hgb(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, const AggPlan *ap, int hidden,
+            gj_phase_timer *tm, gj_groupby_out *out)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    uint64_t n = in->rows;
+    uint64_t hint = w->groups ? w->groups : 1;
+    void *tkeys = NULL, *tvals = NULL, *cnt = NULL, *gid = NULL;
+    int gw = 0;
+    uint32_t groups = 0;
+    GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 8));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &gid, (n ? n : 1) * 4));
+    for (;;) {
+        uint64_t want = hint < n ? hint : (n ? n : 1);
+        uint64_t cap = next_pow2(2 * (want > 512 ? want : 512));
+        uint64_t lim64 = cap / 2;
+        gw = want <= 255 ? 1 : want <= 65535 ? 2 : 4;
+        uint64_t gmax = gw == 1 ? 256 : gw == 2 ? 65536 : 0xFFFFFFF0ull;
+        if (lim64 > gmax) lim64 = gmax;
+        GJ_CUDA(gj_arena_alloc(&c.ar, &tkeys, cap * sizeof(K)));
+        GJ_CUDA(gj_arena_alloc(&c.ar, &tvals, cap * 4));
+        GJ_CUDA(cudaMalloc(&out->key.data, lim64 * sizeof(K)));
+        int ovf = 0;
+        if (gw == 1) rc = hgb_stage1<K, uint8_t>(c, in, cap, (uint32_t)lim64, tkeys, (uint32_t *)tvals, (uint32_t *)cnt, gid, out->key.data, &ovf);
+        else if (gw == 2) rc = hgb_stage1<K, uint16_t>(c, in, cap, (uint32_t)lim64, tkeys, (uint32_t *)tvals, (uint32_t *)cnt, gid, out->key.data, &ovf);
+        else rc = hgb_stage1<K, uint32_t>(c, in, cap, (uint32_t)lim64, tkeys, (uint32_t *)tvals, (uint32_t *)cnt, gid, out->key.data, &ovf);
+        if (rc) goto done;
+        GJ_CUDA(cudaMemcpy(&groups, cnt, 4, cudaMemcpyDeviceToHost));
+        gj_arena_free(&c.ar, tkeys);
+        gj_arena_free(&c.ar, tvals);
+        tkeys = tvals = NULL;
+        if (!ovf) break;
+        /* more groups than the hint: grow and repeat stage 1 */
+        GJ_CUDA(cudaFree(out->key.data));
+        out->key.data = NULL;
+        hint = lim64 * 8;
+    }
+    GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group" */
+    out->groups = groups;
+    {
+        void *keyd = out->key.data;
+        out->key.data = NULL;
+        rc = alloc_out(c, in, w, &s, ap, hidden, groups, out);
+        if (rc) { cudaFree(keyd); goto done; }
+        cudaFree(out->key.data);
+        out->key.data = keyd;
+    }
+    if ((rc = init_acc(c, s, groups))) goto done;
+    if (gw == 1) rc = hgb_stage2<uint8_t>(c, s, gid, n, groups);
+    else if (gw == 2) rc = hgb_stage2<uint16_t>(c, s, gid, n, groups);
+    else rc = hgb_stage2<uint32_t>(c, s, gid, n, groups);
+    if (rc) goto done;
+    if ((rc = finish_avg(c, w, s, ap, hidden, groups))) goto done;
+    if (w->sorted_output && (rc = sort_output(c, out))) goto done;
+done:
+    return rc;
+}
+
+/* ---------------------------------------------------------- HASH-GLOBAL */
+template <typename K>
+int run_hash_global(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, const AggPlan *ap,
+                    int hidden, gj_phase_timer *tm, gj_groupby_out *out)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    uint64_t n = in->rows;
+    uint64_t cap = next_pow2(2 * (n > 512 ? n : 512));
+    void *tkeys = NULL, *tvals = NULL, *cnt = NULL, *ekeys = NULL, *epos = NULL;
+    GbSpec sparse = s;
+    uint32_t h[2] = {0, 0};
+    GJ_CUDA(gj_arena_alloc(&c.ar, &tkeys, cap * sizeof(K)));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &tvals, cap * 4));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 8));
+    for (int j = 0; j < s.n; j++) GJ_CUDA(gj_arena_alloc(&c.ar, &sparse.dst[j], (n ? n : 1) * s.width[j]));
+    GJ_CUDA(cudaMemsetAsync(tvals, 0xff, cap * 4, c.st));
+    GJ_CUDA(cudaMemsetAsync(cnt, 0, 8, c.st));
+    if ((rc = init_acc(c, sparse, n))) goto done;
+    if (n) {
+        GTable<K> t = {(K *)tkeys, (uint32_t *)tvals, cap - 1, (uint32_t *)cnt, 0xFFFFFFF0u, (int *)cnt + 1};
+        k_hg_insert<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, n, t, sparse);
+        GJ_LAUNCHED();
+    }
+    GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group" */
+    GJ_CUDA(gj_arena_alloc(&c.ar, &ekeys, (n ? n : 1) * sizeof(K)));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &epos, (n ? n : 1) * 4));
+    {
+        GTable<K> t = {(K *)tkeys, (uint32_t *)tvals, cap - 1, (uint32_t *)cnt, 0, (int *)cnt + 1};
+        k_hg_extract<K><<<grid_for(c, cap, 256), 256, 0, c.st>>>(t, (K *)ekeys, (uint32_t *)epos, (uint32_t *)cnt);
+        GJ_LAUNCHED();
+    }
+    GJ_CUDA(cudaMemcpyAsync(h, cnt, 8, cudaMemcpyDeviceToHost, c.st));
+    GJ_CUDA(cudaStreamSynchronize(c.st));
+    if (h[1]) { rc = gj_seterr(ctx, GJ_ERR_CUDA, "HASH-GLOBAL: table overflow (internal)"); goto done; }
+    out->groups = h[0];
+    if ((rc = alloc_out(c, in, w, &s, ap, hidden, out->groups, out))) goto done;
+    GJ_CUDA(cudaMemcpyAsync(out->key.data, ekeys, out->groups * sizeof(K), cudaMemcpyDeviceToDevice, c.st));
+    if (out->groups && s.n) {
+        k_gather_acc<<<grid_for(c, out->groups, 256), 256, 0, c.st>>>(sparse, s, (const uint32_t *)epos, out->groups);
+        GJ_LAUNCHED();
+    }
+    if ((rc = finish_avg(c, w, s, ap, hidden, out->groups))) goto done;
+    if (w->sorted_output && (rc = sort_output(c, out))) goto done;
+done:
+    return rc;
+}
+
+/* ---------------------------------------------------------- sort-based */
+/* Count-distinct and median of aggregate i: values sorted within groups by
+ * two stable sorts (by value, then by key or code), then one pass. */
+int sorted_special(Ctx &c, const gj_dtable *in, const gj_workload *w, int i, const void *keys_or_codes,
+                   int kw, int end_bit, const uint32_t *gid1, const uint32_t *start, gj_groupby_out *out)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    uint64_t n = in->rows;
+    int vw = in->payload[i].width, isf = in->payload[i].type == GJ_DT_FLOAT;
+    void *ord = NULL, *ord_s = NULL, *k_by_v = NULL, *k_s = NULL, *v_s = NULL;
+    GJ_CUDA(gj_arena_alloc(&c.ar, &ord, n * vw));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &ord_s, n * vw));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &k_by_v, n * kw));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &k_s, n * kw));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &v_s, n * vw));
+    k_ord<<<grid_for(c, n, 256), 256, 0, c.st>>>(in->payload[i].data, vw, isf, n, ord);
+    GJ_LAUNCHED();
+    if ((rc = gjgb_sort_pairs(ord, ord_s, vw, keys_or_codes, k_by_v, kw, n, 0, 8 * vw, &c.ar, c.st, ctx))) goto done;
+    if ((rc = gjgb_sort_pairs(k_by_v, k_s, kw, ord_s, v_s, vw, n, 0, end_bit, &c.ar, c.st, ctx))) goto done;
+    if (w->aggs[i] == GJ_AGG_COUNT_DISTINCT) {
+        GJ_CUDA(cudaMemsetAsync(out->agg[i].data, 0, out->groups * 8, c.st));
+        k_distinct<<<grid_for(c, n, 256), 256, 0, c.st>>>(v_s, vw, gid1, n, (unsigned long long *)out->agg[i].data);
+    } else {
+        k_median<<<grid_for(c, out->groups, 256), 256, 0, c.st>>>(v_s, vw, isf, start, out->groups, n,
+                                                                (double *)out->agg[i].data);
+    }
+    GJ_LAUNCHED();
+done:
+    gj_arena_free(&c.ar, ord);
+    gj_arena_free(&c.ar, ord_s);
+    gj_arena_free(&c.ar, k_by_v);
+    gj_arena_free(&c.ar, k_s);
+    gj_arena_free(&c.ar, v_s);
+    return rc;
+}
+
+template <typename K>
+int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbSpec &s, const AggPlan *ap,
+            int hidden, gj_phase_timer *tm, gj_groupby_out *out)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    uint64_t n = in->rows;
+    const int kw = sizeof(K);
+    void *iota = NULL, *ks = NULL, *rowid = NULL, *flags = NULL, *gid1 = NULL, *start = NULL, *codes = NULL, *kjunk = NULL;
+    void *sorted[GB_MAX_ACC] = {0};
+    int first = -1; /* accumulator whose column rides with the key sort (TR) */
+    bool special = false;
+    uint32_t groups = 0;
+    for (int i = 0; i < w->n_aggs; i++)
+        if (w->aggs[i] == GJ_AGG_COUNT_DISTINCT || w->aggs[i] == GJ_AGG_MEDIAN) special = true;
+    if (impl != GJ_IMPL_SGB_UR)
+        for (int j = 0; j < s.n && first < 0; j++)
+            if (s.src[j]) first = j;
+    GJ_CUDA(gj_arena_alloc(&c.ar, &ks, n * kw));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &flags, n * 4));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &gid1, n * 4));
+    if (first < 0) {
+        GJ_CUDA(gj_arena_alloc(&c.ar, &iota, n * 4));
+        GJ_CUDA(gj_arena_alloc(&c.ar, &rowid, n * 4));
+        k_iota<<<grid_for(c, n, 256), 256, 0, c.st>>>((uint32_t *)iota, n);
+        GJ_LAUNCHED();
+        if ((rc = gjgb_sort_pairs(in->key.data, ks, kw, iota, rowid, 4, n, 0, 8 * kw, &c.ar, c.st, ctx))) goto done;
+        gj_arena_free(&c.ar, iota);
+        iota = NULL;
+    } else {
+        GJ_CUDA(gj_arena_alloc(&c.ar, &sorted[first], n * s.pw[first]));
+        if ((rc = gjgb_sort_pairs(in->key.data, ks, kw, s.src[first], sorted[first], s.pw[first], n, 0, 8 * kw,
+                                  &c.ar, c.st, ctx))) goto done;
+    }
+    k_heads<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)ks, n, (uint32_t *)flags);
+    GJ_LAUNCHED();
+    if ((rc = gjgb_inclusive_sum((const uint32_t *)flags, (uint32_t *)gid1, n, &c.ar, c.st, ctx))) goto done;
+    GJ_CUDA(cudaMemcpy(&groups, (uint32_t *)gid1 + (n - 1), 4, cudaMemcpyDeviceToHost));
+    out->groups = groups;
+    if ((rc = alloc_out(c, in, w, &s, ap, hidden, groups, out))) goto done;
+    if (special) GJ_CUDA(gj_arena_alloc(&c.ar, &start, (uint64_t)groups * 4));
+    k_group_keys<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)ks, (const uint32_t *)gid1, n, (K *)out->key.data,
+                                                           (uint32_t *)start);
+    GJ_LAUNCHED();
+    if (impl == GJ_IMPL_SGB_DE_TR) {
+        GJ_CUDA(gj_arena_alloc(&c.ar, &codes, n * 4));
+        k_encode<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, n, (const K *)out->key.data, groups,
+                                                          (uint32_t *)codes);
+        GJ_LAUNCHED();
+    }
+    GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group" */
+    {
+        int bits = 1;
+        while (bits < 32 && (1ull << bits) < groups) bits++;
+        GbSpec r = s;
+        if (impl != GJ_IMPL_SGB_UR) {
+            GJ_CUDA(gj_arena_alloc(&c.ar, &kjunk, n * kw));
+            for (int j = 0; j < s.n; j++) {
+                if (!s.src[j]) continue;
+                if (j != first) {
+                    int dup = -1; /* same column already sorted */
+                    for (int q = 0; q < j; q++) if (s.src[q] == s.src[j] && sorted[q]) dup = q;
+                    if (dup >= 0) { r.src[j] = sorted[dup]; continue; }
+                    GJ_CUDA(gj_arena_alloc(&c.ar, &sorted[j], n * s.pw[j]));
+                    if (impl == GJ_IMPL_SGB_DE_TR)
+                        rc = gjgb_sort_pairs(codes, kjunk, 4, s.src[j], sorted[j], s.pw[j], n, 0, bits, &c.ar, c.st, ctx);
+                    else
+                        rc = gjgb_sort_pairs(in->key.data, kjunk, kw, s.src[j], sorted[j], s.pw[j], n, 0, 8 * kw, &c.ar, c.st, ctx);
+                    if (rc) goto done;
+                }
+                r.src[j] = sorted[j];
+            }
+        }
+        if ((rc = init_acc(c, r, groups))) goto done;
+        if (r.n) {
+            uint64_t tiles = (n + PolicySorted::ITEMS - 1) / PolicySorted::ITEMS;
+            k_sorted_reduce<<<grid_for(c, tiles, PolicySorted::THREADS), PolicySorted::THREADS, 0, c.st>>>(
+                r, (const uint32_t *)gid1, impl == GJ_IMPL_SGB_UR || first < 0 ? (const uint32_t *)rowid : NULL, n);
+            GJ_LAUNCHED();
+        }
+        for (int i = 0; i < w->n_aggs; i++)
+            if (w->aggs[i] == GJ_AGG_COUNT_DISTINCT || w->aggs[i] == GJ_AGG_MEDIAN) {
+                if (impl == GJ_IMPL_SGB_DE_TR)
+                    rc = sorted_special(c, in, w, i, codes, 4, bits, (const uint32_t *)gid1, (const uint32_t *)start, out);
+                else
+                    rc = sorted_special(c, in, w, i, in->key.data, kw, 8 * kw, (const uint32_t *)gid1, (const uint32_t *)start, out);
+                if (rc) goto done;
+            }
+        if ((rc = finish_avg(c, w, s, ap, hidden, groups))) goto done;
+    }
+done:
+    return rc;
+}
+
+/* ------------------------------------------------------------------ PGB */
+template <typename K>
+int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbSpec &s, const AggPlan *ap,
+            int hidden, gj_phase_timer *tm, gj_groupby_out *out)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    uint64_t n = in->rows;
+    const int kw = sizeof(K);
+    const int TS = 4096;                 /* shared table slots (load <= 1/2)   */
+    const unsigned agg_bytes = 32 * 1024; /* shared aggregate slots            */
+    uint64_t hint = w->groups ? w->groups : 1;
+    if (hint > n) hint = n;
+    /* partitions of <= ~1024 groups each, at most 2^16 (two 8-bit passes) */
+    uint64_t P = next_pow2((hint + 1023) / 1024);
+    if (P > 65536) P = 65536;
+    int bits = 0;
+    while ((1ull << bits) < P) bits++;
+    uint64_t S = n / P, T = (n + (uint64_t)c.sms * 4 - 1) / ((uint64_t)c.sms * 4);
+    if (S < T) T = S;
+    if (T < 4096) T = 4096;
+    void *h = NULL, *hs = NULL, *iota = NULL, *rowid = NULL, *start = NULL, *tkeys = NULL, *tvals = NULL, *cnt = NULL;
+    void *sorted[GB_MAX_ACC] = {0};
+    int first = -1;
+    bool ur = impl == GJ_IMPL_PGB_UR;
+    if (!ur)
+        for (int j = 0; j < s.n && first < 0; j++)
+            if (s.src[j]) first = j;
+    GJ_CUDA(gj_arena_alloc(&c.ar, &h, (n ? n : 1) * kw));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &start, (P + 1) * 4));
+    if (n) {
+        k_hash<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, (K *)h, n);
+        GJ_LAUNCHED();
+    }
+    if (bits == 0 || n == 0) {
+        hs = h;
+    } else {
+        GJ_CUDA(gj_arena_alloc(&c.ar, &hs, n * kw));
+        if (ur || first < 0) {
+            GJ_CUDA(gj_arena_alloc(&c.ar, &iota, n * 4));
+            GJ_CUDA(gj_arena_alloc(&c.ar, &rowid, n * 4));
+            k_iota<<<grid_for(c, n, 256), 256, 0, c.st>>>((uint32_t *)iota, n);
+            GJ_LAUNCHED();
+            if ((rc = gjgb_sort_pairs(h, hs, kw, iota, rowid, 4, n, 0, bits, &c.ar, c.st, ctx))) goto done;
+        } else {
+            GJ_CUDA(gj_arena_alloc(&c.ar, &sorted[first], n * s.pw[first]));
+            if ((rc = gjgb_sort_pairs(h, hs, kw, s.src[first], sorted[first], s.pw[first], n, 0, bits, &c.ar, c.st, ctx)))
+                goto done;
+        }
+    }
+    k_part_bounds<K><<<grid_for(c, n + 1, 256), 256, 0, c.st>>>((const K *)hs, n, P - 1, (uint32_t *)start);
+    GJ_LAUNCHED();
+    GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group" */
+    {
+        GbSpec r = s;
+        if (!ur && bits > 0) {
+            void *kjunk = NULL;
+            for (int j = 0; j < s.n; j++) {
+                if (!s.src[j]) continue;
+                if (j != first) {
+                    int dup = -1;
+                    for (int q = 0; q < j; q++) if (s.src[q] == s.src[j] && sorted[q]) dup = q;
+                    if (dup >= 0) { r.src[j] = sorted[dup]; continue; }
+                    if (!kjunk) GJ_CUDA(gj_arena_alloc(&c.ar, &kjunk, n * kw));
+                    GJ_CUDA(gj_arena_alloc(&c.ar, &sorted[j], n * s.pw[j]));
+                    if ((rc = gjgb_sort_pairs(h, kjunk, kw, s.src[j], sorted[j], s.pw[j], n, 0, bits, &c.ar, c.st, ctx)))
+                        goto done;
+                }
+                r.src[j] = sorted[j];
+            }
+            gj_arena_free(&c.ar, kjunk);
+        }
+        if ((rc = alloc_out(c, in, w, &r, ap, hidden, n, out))) goto done;
+        s = r; /* finish_avg reads dst */
+        GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 8));
+        uint64_t cap = next_pow2(2 * (hint > 1024 ? hint : 1024));
+        if (cap > next_pow2(2 * (n > 512 ? n : 512))) cap = next_pow2(2 * (n > 512 ? n : 512));
+        size_t smem = (size_t)(kw + 4) * TS + agg_bytes;
+        GJ_CUDA(cudaFuncSetAttribute(k_pgb_chunk<K, TS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        uint64_t chunks = (n + T - 1) / T;
+        for (;;) {
+            uint32_t hc[2];
+            GJ_CUDA(gj_arena_alloc(&c.ar, &tkeys, cap * kw));
+            GJ_CUDA(gj_arena_alloc(&c.ar, &tvals, cap * 4));
+            GJ_CUDA(cudaMemsetAsync(tvals, 0xff, cap * 4, c.st));
+            GJ_CUDA(cudaMemsetAsync(cnt, 0, 8, c.st));
+            if (n) {
+                GTable<K> gt = {(K *)tkeys, (uint32_t *)tvals, cap - 1, (uint32_t *)cnt, (uint32_t)(n < 0xFFFFFFF0ull ? n : 0xFFFFFFF0ull),
+                                (int *)cnt + 1};
+                PgbArgs a = {n, P - 1, T, (const uint32_t *)start, ur || first < 0 ? (const uint32_t *)rowid : NULL, (uint32_t *)cnt};
+                k_pgb_chunk<K, TS><<<(unsigned)chunks, PolicyChunk::THREADS, smem, c.st>>>((const K *)hs, r, a, gt,
+                                                                                           (K *)out->key.data, agg_bytes);
+                GJ_LAUNCHED();
+            }
+            GJ_CUDA(cudaMemcpyAsync(hc, cnt, 8, cudaMemcpyDeviceToHost, c.st));
+            GJ_CUDA(cudaStreamSynchronize(c.st));
+            gj_arena_free(&c.ar, tkeys);
+            gj_arena_free(&c.ar, tvals);
+            tkeys = tvals = NULL;
+            if (!hc[1]) { out->groups = hc[0]; break; }
+            cap *= 4; /* global table full: larger, and run the chunks again */
+        }
+        if ((rc = finish_avg(c, w, s, ap, hidden, out->groups))) goto done;
+        if (w->sorted_output && (rc = sort_output(c, out))) goto done;
+    }
+done:
+    return rc;
+}
+
+} // namespace
+
+extern "C" int gj_groupby_supports(gj_impl impl, gj_agg a)
+{
+    if (gj_impl_op(impl) != GJ_OP_GROUPBY || impl >= GJ_IMPL_COUNT || (int)a < 0 || a >= GJ_AGG_KINDS) return 0;
+    if (a == GJ_AGG_COUNT_DISTINCT || a == GJ_AGG_MEDIAN)
+        return impl == GJ_IMPL_SGB_UR || impl == GJ_IMPL_SGB_TR || impl == GJ_IMPL_SGB_DE_TR;
+    return 1;
+}
+
+extern "C" void gj_groupby_out_free(gj_groupby_out *out)
+{
+    if (!out) return;
+    cudaFree(out->key.data);
+    for (int i = 0; i < GJ_MAX_AGGS; i++) cudaFree(out->agg[i].data);
+    memset(out, 0, sizeof *out);
+}
+
+extern "C" int gj_groupby_execute(gj_impl impl, const gj_dtable *in, const gj_workload *w, void *stream,
+                                  gj_groupby_out *out, gj_timing *t, gj_ctx *ctx)
+{
+    int rc = GJ_OK;
+    Ctx c;
+    memset(&c.ar, 0, sizeof c.ar);
+    c.st = (cudaStream_t)stream;
+    c.ctx = ctx;
+    c.sms = 0;
+    gj_phase_timer tm;
+    int timer_ok = 0, dev = 0, hidden = -1;
+    GbSpec s;
+    AggPlan ap[GJ_MAX_AGGS];
+    if (out) memset(out, 0, sizeof *out);
+    if (!in || !w || !out) { rc = gj_seterr(ctx, GJ_ERR_INVALID, "gj_groupby_execute: NULL argument"); goto done; }
+    if (gj_impl_op(impl) != GJ_OP_GROUPBY || impl >= GJ_IMPL_COUNT) {
+        rc = gj_seterr(ctx, GJ_ERR_INVALID, "impl=%s: allowed HGB, SGB-UR, SGB-TR, SGB-DE-TR, PGB-UR, PGB-TR, HASH-GLOBAL",
+                       gj_impl_name(impl) ? gj_impl_name(impl) : "?");
+        goto done;
+    }
+    if (in->key.width != 4 && in->key.width != 8) {
+        rc = gj_seterr(ctx, GJ_ERR_INVALID, "key width=%d: allowed 4, 8", in->key.width);
+        goto done;
+    }
+    if (in->rows > 0x7fffffffull) {
+        rc = gj_seterr(ctx, GJ_ERR_UNSUPPORTED, "rows=%llu: group-by supports < 2^31 rows", (unsigned long long)in->rows);
+        goto done;
+    }
+    if (w->n_aggs < 1 || w->n_aggs > GJ_MAX_AGGS) {
+        rc = gj_seterr(ctx, GJ_ERR_INVALID, "n_aggs=%d: allowed 1..%d", w->n_aggs, GJ_MAX_AGGS);
+        goto done;
+    }
+    for (int i = 0; i < w->n_aggs; i++)
+        if (!gj_groupby_supports(impl, w->aggs[i])) {
+            rc = gj_seterr(ctx, GJ_ERR_UNSUPPORTED, "%s does not compute %s (sort-based implementations only)",
+                           gj_impl_name(impl), gj_agg_name(w->aggs[i]));
+            goto done;
+        }
+    if ((rc = build_spec(in, w, &s, ap, &hidden, ctx))) goto done;
+    GJ_CUDA(cudaGetDevice(&dev));
+    GJ_CUDA(cudaDeviceGetAttribute(&c.sms, cudaDevAttrMultiProcessorCount, dev));
+    GJ_CUDA(gj_timer_init(&tm));
+    timer_ok = 1;
+    GJ_CUDA(gj_timer_mark(&tm, c.st));
+    if (in->rows == 0) {
+        /* no rows, no groups: empty columns of the right types */
+        if ((rc = alloc_out(c, in, w, &s, ap, hidden, 0, out))) goto done;
+        out->groups = 0;
+        GJ_CUDA(gj_timer_mark(&tm, c.st));
+    } else {
+        bool k8 = in->key.width == 8;
+        switch (impl) {
+        case GJ_IMPL_HGB: rc = k8 ? run_hgb<uint64_t>(c, in, w, s, ap, hidden, &tm, out) : run_hgb<uint32_t>(c, in, w, s, ap, hidden, &tm, out); break;
+        case GJ_IMPL_HASH_GLOBAL: rc = k8 ? run_hash_global<uint64_t>(c, in, w, s, ap, hidden, &tm, out) : run_hash_global<uint32_t>(c, in, w, s, ap, hidden, &tm, out); break;
+        case GJ_IMPL_SGB_UR:
+        case GJ_IMPL_SGB_TR:
+        case GJ_IMPL_SGB_DE_TR: rc = k8 ? run_sgb<uint64_t>(c, impl, in, w, s, ap, hidden, &tm, out) : run_sgb<uint32_t>(c, impl, in, w, s, ap, hidden, &tm, out); break;
+        default: rc = k8 ? run_pgb<uint64_t>(c, impl, in, w, s, ap, hidden, &tm, out) : run_pgb<uint32_t>(c, impl, in, w, s, ap, hidden, &tm, out); break;
+        }
+        if (rc) goto done;
+    }
+    GJ_CUDA(gj_timer_mark(&tm, c.st));
+    GJ_CUDA(cudaStreamSynchronize(c.st));
+    if (t) {
+        memset(t, 0, sizeof *t);
+        GJ_CUDA(gj_timer_read(&tm, t));
+        gj_strlcpy(t->name[0], "group", sizeof t->name[0]);
+        gj_strlcpy(t->name[1], "aggregate", sizeof t->name[1]);
+        t->peak_bytes = c.ar.peak;
+    }
+done:
+    if (timer_ok) gj_timer_destroy(&tm);
+    gj_arena_release(&c.ar);
+    if (rc != GJ_OK && out) gj_groupby_out_free(out);
+    return rc;
+}

@@ -1,0 +1,659 @@
+/* Group-by kernels (device code only; launches live in groupby_api.cu).
+ *
+ * Every implementation ends in the same place: a dense group id per row (or
+ * per sorted position) and accumulators updated by (atomic) combines. The
+ * aggregate list is runtime data (GbSpec); keys and group-id widths are
+ * template parameters. Accumulators: SUM of ints -> int64, SUM of floats ->
+ * double, MIN/MAX native width and type, COUNT -> uint64; AVG is a SUM plus
+ * a hidden COUNT, divided at the end. */
+#ifndef GJ_OPERATORS_GROUPBY_KERNELS_CUH
+#define GJ_OPERATORS_GROUPBY_KERNELS_CUH
+
+#include <cstdint>
+#include <cuda_runtime.h>
+
+namespace gjgb {
+
+enum { OP_ADD_I = 0, OP_ADD_F, OP_MIN, OP_MAX, OP_CNT };
+#define GB_MAX_ACC 10
+#define GB_EMPTY 0xFFFFFFFFu
+#define GB_PENDING 0xFFFFFFFEu
+#define GB_OVF 0xFFFFFFFDu
+
+struct GbSpec {
+    int n;                          /* accumulators                          */
+    int op[GB_MAX_ACC];
+    int width[GB_MAX_ACC];          /* accumulator width                     */
+    int isf[GB_MAX_ACC];            /* MIN/MAX over floats                   */
+    int pw[GB_MAX_ACC];             /* source payload width (0: none)        */
+    const void *src[GB_MAX_ACC];    /* source column (device), NULL for CNT  */
+    void *dst[GB_MAX_ACC];          /* dense accumulators (device)           */
+    unsigned soff[GB_MAX_ACC];      /* shared-memory offset (bytes)          */
+};
+
+/* ---- hashing (bijective mixers, murmur3 finalisers) ---- */
+__host__ __device__ inline uint32_t fmix(uint32_t h)
+{
+    h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16;
+    return h;
+}
+__host__ __device__ inline uint64_t fmix(uint64_t k)
+{
+    k ^= k >> 33; k *= 0xff51afd7ed558ccdull; k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ull; k ^= k >> 33;
+    return k;
+}
+__host__ __device__ inline uint32_t unfmix(uint32_t h)
+{
+    h ^= h >> 16; h *= 0x7ed1b41du; h ^= (h >> 13) ^ (h >> 26); h *= 0xa5cb9243u; h ^= h >> 16;
+    return h;
+}
+__host__ __device__ inline uint64_t unfmix(uint64_t k)
+{
+    k ^= k >> 33; k *= 0x9cb4b2f8129337dbull; k ^= k >> 33; k *= 0x4f74430c22a54005ull; k ^= k >> 33;
+    return k;
+}
+
+/* ---- values and combines on 64-bit patterns ---- */
+__device__ __forceinline__ uint64_t load_raw(const void *p, int w, uint64_t i)
+{
+    return w == 4 ? (uint64_t)((const uint32_t *)p)[i] : ((const uint64_t *)p)[i];
+}
+
+/* Source bits -> accumulator domain. */
+__device__ __forceinline__ uint64_t to_acc(const GbSpec &s, int j, uint64_t raw)
+{
+    switch (s.op[j]) {
+    case OP_ADD_I:
+        return s.pw[j] == 4 ? (uint64_t)(int64_t)(int32_t)(uint32_t)raw : raw;
+    case OP_ADD_F: {
+        double d = s.pw[j] == 4 ? (double)__uint_as_float((uint32_t)raw) : __longlong_as_double((long long)raw);
+        return (uint64_t)__double_as_longlong(d);
+    }
+    case OP_CNT: return 1;
+    default: return raw;
+    }
+}
+
+__device__ __forceinline__ uint64_t identity(const GbSpec &s, int j)
+{
+    int w = s.width[j];
+    switch (s.op[j]) {
+    case OP_MIN:
+        if (s.isf[j]) return w == 4 ? 0x7f800000ull : 0x7ff0000000000000ull;
+        return w == 4 ? 0x7fffffffull : 0x7fffffffffffffffull;
+    case OP_MAX:
+        if (s.isf[j]) return w == 4 ? 0xff800000ull : 0xfff0000000000000ull;
+        return w == 4 ? 0x80000000ull : 0x8000000000000000ull;
+    default: return 0;
+    }
+}
+
+__device__ __forceinline__ uint64_t combine(const GbSpec &s, int j, uint64_t a, uint64_t b)
+{
+    int op = s.op[j];
+    if (op == OP_ADD_I || op == OP_CNT) return a + b;
+    if (op == OP_ADD_F)
+        return (uint64_t)__double_as_longlong(__longlong_as_double((long long)a) + __longlong_as_double((long long)b));
+    bool mn = op == OP_MIN, lt;
+    if (s.width[j] == 4) {
+        if (s.isf[j]) lt = __uint_as_float((uint32_t)b) < __uint_as_float((uint32_t)a);
+        else lt = (int32_t)(uint32_t)b < (int32_t)(uint32_t)a;
+        if (!mn) lt = s.isf[j] ? __uint_as_float((uint32_t)b) > __uint_as_float((uint32_t)a)
+                               : (int32_t)(uint32_t)b > (int32_t)(uint32_t)a;
+    } else {
+        if (s.isf[j]) lt = mn ? __longlong_as_double((long long)b) < __longlong_as_double((long long)a)
+                              : __longlong_as_double((long long)b) > __longlong_as_double((long long)a);
+        else lt = mn ? (int64_t)b < (int64_t)a : (int64_t)b > (int64_t)a;
+    }
+    return lt ? b : a;
+}
+
+/* Atomic combine into p (generic address: global or shared). */
+__device__ __forceinline__ void atomic_combine(const GbSpec &s, int j, void *p, uint64_t v)
+{
+    int op = s.op[j];
+    if (op == OP_ADD_I || op == OP_CNT) { atomicAdd((unsigned long long *)p, (unsigned long long)v); return; }
+    if (op == OP_ADD_F) { atomicAdd((double *)p, __longlong_as_double((long long)v)); return; }
+    bool mn = op == OP_MIN;
+    if (s.width[j] == 4) {
+        uint32_t u = (uint32_t)v;
+        if (s.isf[j]) {
+            bool neg = u >> 31;
+            /* non-negative floats order like signed ints, negative ones
+             * reversed like unsigned ints (identity: +-inf) */
+            if (mn) { if (!neg) atomicMin((int *)p, (int)u); else atomicMax((unsigned *)p, u); }
+            else    { if (!neg) atomicMax((int *)p, (int)u); else atomicMin((unsigned *)p, u); }
+        } else {
+            if (mn) atomicMin((int *)p, (int)u); else atomicMax((int *)p, (int)u);
+        }
+    } else {
+        if (s.isf[j]) {
+            bool neg = v >> 63;
+            if (mn) { if (!neg) atomicMin((long long *)p, (long long)v); else atomicMax((unsigned long long *)p, (unsigned long long)v); }
+            else    { if (!neg) atomicMax((long long *)p, (long long)v); else atomicMin((unsigned long long *)p, (unsigned long long)v); }
+        } else {
+            if (mn) atomicMin((long long *)p, (long long)v); else atomicMax((long long *)p, (long long)v);
+        }
+    }
+}
+
+__device__ __forceinline__ void store_bits(void *p, int w, uint64_t v)
+{
+    if (w == 4) *(uint32_t *)p = (uint32_t)v; else *(uint64_t *)p = v;
+}
+__device__ __forceinline__ uint64_t load_bits(const void *p, int w)
+{
+    return w == 4 ? (uint64_t) * (const uint32_t *)p : *(const uint64_t *)p;
+}
+__device__ __forceinline__ void *elem(void *base, int w, uint64_t i) { return (char *)base + i * (uint64_t)w; }
+
+/* Value of accumulator j for input row `row` (CNT: 1). */
+__device__ __forceinline__ uint64_t row_val(const GbSpec &s, int j, uint64_t row)
+{
+    if (s.op[j] == OP_CNT) return 1;
+    return to_acc(s, j, load_raw(s.src[j], s.pw[j], row));
+}
+
+/* ---- global hash table: key -> 32-bit value, claim-then-publish ----
+ * vals[] starts at GB_EMPTY; keys[] are written before the value is
+ * published (threadfence), readers spin on GB_PENDING. Entries are never
+ * removed, so a published value is final. */
+template <typename K> struct GTable {
+    K *keys;
+    uint32_t *vals;
+    uint64_t mask;
+    uint32_t *count;   /* values handed out                                 */
+    uint32_t limit;    /* more fresh keys than this: set *overflow           */
+    int *overflow;
+};
+
+/* Insert-or-find. MakeVal(fresh) is called once by the inserting thread
+ * and returns the value to publish. Returns GB_EMPTY on overflow. */
+template <typename K, typename MakeVal>
+__device__ __forceinline__ uint32_t gt_insert(const GTable<K> &t, K key, MakeVal make, bool &fresh)
+{
+    fresh = false;
+    uint64_t s = fmix((uint64_t)key) & t.mask;
+    for (uint64_t probe = 0; probe <= t.mask; probe++) {
+        uint32_t v = t.vals[s];
+        if (v == GB_EMPTY) {
+            if (*(volatile int *)t.overflow) return GB_EMPTY;
+            v = atomicCAS(&t.vals[s], GB_EMPTY, GB_PENDING);
+            if (v == GB_EMPTY) {
+                ((volatile K *)t.keys)[s] = key;
+                uint32_t nv = make();
+                if (nv == GB_EMPTY) { *(volatile int *)t.overflow = 1; return GB_EMPTY; }
+                __threadfence();
+                atomicExch(&t.vals[s], nv);
+                fresh = true;
+                return nv;
+            }
+        }
+        while (v == GB_PENDING) v = ((volatile uint32_t *)t.vals)[s];
+        __threadfence();
+        if (((volatile K *)t.keys)[s] == key) return v;
+        s = (s + 1) & t.mask;
+    }
+    *(volatile int *)t.overflow = 1;
+    return GB_EMPTY;
+}
+
+} // namespace gjgb
+
+/* ======================================================================== */
+/* Kernels                                                                  */
+/* ======================================================================== */
+namespace gjgb {
+
+/* Policies: (block threads). Throughputs measured on the H200 are recorded in
+ * bench/RESULTS.md (## Group-by); see the comment at each dispatch site. */
+struct PolicyStream { enum { THREADS = 256 }; };          /* streaming passes         */
+struct PolicyChunk  { enum { THREADS = 512 }; };          /* PGB per-chunk tables     */
+struct PolicySorted { enum { THREADS = 256, ITEMS = 8 }; };/* sorted-run reduction    */
+
+__global__ void __launch_bounds__(PolicyStream::THREADS) k_init_acc(GbSpec s, uint64_t groups)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < groups; i += (uint64_t)gridDim.x * blockDim.x)
+        for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], i), s.width[j], identity(s, j));
+}
+
+__global__ void __launch_bounds__(PolicyStream::THREADS) k_iota(uint32_t *o, uint64_t n)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        o[i] = (uint32_t)i;
+}
+
+template <typename K>
+__global__ void __launch_bounds__(PolicyStream::THREADS) k_hash(const K *key, K *h, uint64_t n)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        h[i] = fmix(key[i]);
+}
+
+/* ---- HGB stage 1 (Algorithm 1, compute_group_id): insert each key, a fresh
+ * key takes the next dense id; every row writes its group id. Differs from
+ * the paper in one point: the table stores the group id itself (published
+ * after the atomicAdd), so stage 2 reads gid[i] directly instead of
+ * gid[groupIdLoc[i]], saving a random gather. G is the narrowest type the
+ * expected group count fits (uint8/16/32): fewer bytes written and read. */
+template <typename K, typename G>
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_hgb_assign(const K *key, uint64_t n, GTable<K> t, G *gid, K *out_key)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        K k = key[i];
+        bool fresh;
+        uint32_t g = gt_insert(t, k, [&]() -> uint32_t {
+            uint32_t x = atomicAdd(t.count, 1u);
+            return x < t.limit ? x : GB_EMPTY;
+        }, fresh);
+        if (g == GB_EMPTY) return; /* overflow: the host retries larger */
+        if (fresh) out_key[g] = k;
+        gid[i] = (G)g;
+    }
+}
+
+/* ---- HGB stage 2 (compute_agg). R > 0: every block aggregates into R
+ * copies of the dense arrays in shared memory (copy = lane % R, so lanes of
+ * one warp hitting one group do not collide), then flushes them with one
+ * global atomic per touched (group, accumulator). R == 0: global atomics. */
+template <typename G>
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_agg_gid(GbSpec s, const G *gid, uint64_t n, uint32_t groups, int R)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    if (R > 0) {
+        for (int j = 0; j < s.n; j++)
+            for (uint32_t e = threadIdx.x; e < groups * (uint32_t)R; e += blockDim.x)
+                store_bits(smem + s.soff[j] + (uint64_t)e * s.width[j], s.width[j], identity(s, j));
+        __syncthreads();
+    }
+    int copy = R > 0 ? (threadIdx.x & (R - 1)) : 0;
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        uint32_t g = gid[i];
+        for (int j = 0; j < s.n; j++) {
+            uint64_t v = row_val(s, j, i);
+            void *p = R > 0 ? (void *)(smem + s.soff[j] + ((uint64_t)g * R + copy) * s.width[j])
+                            : elem(s.dst[j], s.width[j], g);
+            atomic_combine(s, j, p, v);
+        }
+    }
+    if (R > 0) {
+        __syncthreads();
+        for (uint32_t g = threadIdx.x; g < groups; g += blockDim.x)
+            for (int j = 0; j < s.n; j++) {
+                uint64_t id = identity(s, j), a = id;
+                for (int r = 0; r < R; r++)
+                    a = combine(s, j, a, load_bits(smem + s.soff[j] + ((uint64_t)g * R + r) * s.width[j], s.width[j]));
+                if (a != id) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), a);
+            }
+    }
+}
+
+/* ---- HASH-GLOBAL (cuDF, Sec. 3.2.1): the table maps key -> first row id;
+ * aggregates go straight into sparse arrays of |R| entries by atomics. */
+template <typename K>
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_hg_insert(const K *key, uint64_t n, GTable<K> t, GbSpec sparse)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        bool fresh;
+        uint32_t pos = gt_insert(t, key[i], [&]() -> uint32_t { return (uint32_t)i; }, fresh);
+        if (pos == GB_EMPTY) return;
+        for (int j = 0; j < sparse.n; j++)
+            atomic_combine(sparse, j, elem(sparse.dst[j], sparse.width[j], pos), row_val(sparse, j, i));
+    }
+}
+/* Extract (key, pos) pairs from the table into dense order. */
+template <typename K>
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_hg_extract(GTable<K> t, K *out_key, uint32_t *out_pos, uint32_t *count)
+{
+    for (uint64_t s = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; s <= t.mask; s += (uint64_t)gridDim.x * blockDim.x) {
+        uint32_t v = t.vals[s];
+        if (v != GB_EMPTY) {
+            uint32_t o = atomicAdd(count, 1u);
+            out_key[o] = t.keys[s];
+            out_pos[o] = v;
+        }
+    }
+}
+/* dst[j][o] = src[j][pos[o]] for every accumulator (width preserved). */
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_gather_acc(GbSpec from, GbSpec to, const uint32_t *pos, uint64_t m)
+{
+    for (uint64_t o = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; o < m; o += (uint64_t)gridDim.x * blockDim.x) {
+        uint32_t p = pos[o];
+        for (int j = 0; j < to.n; j++)
+            store_bits(elem(to.dst[j], to.width[j], o), to.width[j], load_bits(elem(from.dst[j], from.width[j], p), from.width[j]));
+    }
+}
+
+/* ---- sort-based: head flags of a sorted key column ---- */
+template <typename K>
+__global__ void __launch_bounds__(PolicyStream::THREADS) k_heads(const K *k, uint64_t n, uint32_t *flag)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        flag[i] = (i == 0 || k[i] != k[i - 1]) ? 1u : 0u;
+}
+/* gid1 = inclusive sum of heads (group id + 1): write each group's key and
+ * first position. */
+template <typename K>
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_group_keys(const K *k, const uint32_t *gid1, uint64_t n, K *out_key, uint32_t *start)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        if (i == 0 || gid1[i] != gid1[i - 1]) {
+            out_key[gid1[i] - 1] = k[i];
+            if (start) start[gid1[i] - 1] = (uint32_t)i;
+        }
+}
+
+/* SGB-DE-TR: code of each row = rank of its key in the sorted dictionary. */
+template <typename K>
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_encode(const K *key, uint64_t n, const K *dict, uint32_t groups, uint32_t *code)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        K k = key[i];
+        uint32_t lo = 0, hi = groups; /* first dict[x] >= k */
+        while (lo < hi) {
+            uint32_t mid = (lo + hi) >> 1;
+            if (dict[mid] < k) lo = mid + 1; else hi = mid;
+        }
+        code[i] = lo;
+    }
+}
+
+/* ---- reduction over sorted positions: thread-level runs of ITEMS
+ * consecutive positions, the trailing run of each lane combined across the
+ * warp by a segmented shuffle reduction (runs are contiguous because gid is
+ * non-decreasing), one atomic per run head. rowid != NULL: value of
+ * accumulator j at position p is src[j][rowid[p]] (GFUR gather), else
+ * src[j][p] (columns sorted with the key, GFTR). */
+__global__ void __launch_bounds__(PolicySorted::THREADS)
+k_sorted_reduce(GbSpec s, const uint32_t *gid1, const uint32_t *rowid, uint64_t n)
+{
+    const int IT = PolicySorted::ITEMS;
+    uint64_t tiles = (n + IT - 1) / IT;
+    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    uint64_t base_t = blockIdx.x * (uint64_t)blockDim.x;
+    for (uint64_t t0 = base_t; t0 < tiles; t0 += stride) { /* warp-uniform loop */
+        uint64_t t = t0 + threadIdx.x;
+        uint64_t lo = t * IT, hi = lo + IT < n ? lo + IT : n;
+        uint32_t cur = GB_EMPTY;
+        uint64_t acc[GB_MAX_ACC];
+        for (uint64_t p = lo; p < hi; p++) {
+            uint32_t g = gid1[p] - 1;
+            uint64_t row = rowid ? rowid[p] : p;
+            if (g != cur) {
+                if (cur != GB_EMPTY)
+                    for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], cur), acc[j]);
+                cur = g;
+                for (int j = 0; j < s.n; j++) acc[j] = row_val(s, j, row);
+            } else {
+                for (int j = 0; j < s.n; j++) acc[j] = combine(s, j, acc[j], row_val(s, j, row));
+            }
+        }
+        /* warp segmented reduce of trailing runs (cur == EMPTY: no items) */
+        int lane = threadIdx.x & 31;
+        for (int off = 1; off < 32; off <<= 1) {
+            uint32_t og = __shfl_down_sync(0xffffffffu, cur, off);
+            bool take = lane + off < 32 && og == cur && cur != GB_EMPTY;
+            for (int j = 0; j < s.n; j++) {
+                uint64_t ov = __shfl_down_sync(0xffffffffu, acc[j], off);
+                if (take) acc[j] = combine(s, j, acc[j], ov);
+            }
+        }
+        uint32_t prev = __shfl_up_sync(0xffffffffu, cur, 1);
+        if (cur != GB_EMPTY && (lane == 0 || prev != cur))
+            for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], cur), acc[j]);
+    }
+}
+
+/* ---- finishing ---- */
+/* AVG: dst = sum / count in place (sum int64 or double). */
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_finish_avg(void *sum, int isf, const uint64_t *count, uint64_t m)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < m; i += (uint64_t)gridDim.x * blockDim.x) {
+        double s = isf ? ((double *)sum)[i] : (double)((int64_t *)sum)[i];
+        ((double *)sum)[i] = s / (double)count[i];
+    }
+}
+
+/* Order-preserving unsigned bits of a payload (for sorting values). */
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_ord(const void *v, int w, int isf, uint64_t n, void *o)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        if (w == 4) {
+            uint32_t u = ((const uint32_t *)v)[i];
+            u = isf ? ((u >> 31) ? ~u : u | 0x80000000u) : u ^ 0x80000000u;
+            ((uint32_t *)o)[i] = u;
+        } else {
+            uint64_t u = ((const uint64_t *)v)[i];
+            u = isf ? ((u >> 63) ? ~u : u | 0x8000000000000000ull) : u ^ 0x8000000000000000ull;
+            ((uint64_t *)o)[i] = u;
+        }
+    }
+}
+__device__ __forceinline__ double unord(uint64_t u, int w, int isf)
+{
+    if (w == 4) {
+        uint32_t x = (uint32_t)u;
+        if (isf) { x = (x >> 31) ? x & 0x7fffffffu : ~x; return (double)__uint_as_float(x); }
+        return (double)(int32_t)(x ^ 0x80000000u);
+    }
+    if (isf) { u = (u >> 63) ? u & 0x7fffffffffffffffull : ~u; return __longlong_as_double((long long)u); }
+    return (double)(int64_t)(u ^ 0x8000000000000000ull);
+}
+/* Values sorted within groups (ordered bits `ov`, groups by gid1):
+ * count-distinct (dst uint64, must start at 0) or median (dst double). */
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_distinct(const void *ov, int w, const uint32_t *gid1, uint64_t n, unsigned long long *dst)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        if (i == 0 || gid1[i] != gid1[i - 1] || load_raw(ov, w, i) != load_raw(ov, w, i - 1))
+            atomicAdd(&dst[gid1[i] - 1], 1ull);
+}
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_median(const void *ov, int w, int isf, const uint32_t *start, uint64_t groups, uint64_t n, double *dst)
+{
+    for (uint64_t g = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; g < groups; g += (uint64_t)gridDim.x * blockDim.x) {
+        uint64_t s = start[g], e = g + 1 < groups ? start[g + 1] : n, c = e - s;
+        double lo = unord(load_raw(ov, w, s + (c - 1) / 2), w, isf), hi = unord(load_raw(ov, w, s + c / 2), w, isf);
+        dst[g] = c % 2 ? lo : (lo + hi) / 2;
+    }
+}
+
+/* Gather a column by a permutation (sorted output of hash-based paths). */
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_permute(const void *src, int w, const uint32_t *perm, uint64_t m, void *dst)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < m; i += (uint64_t)gridDim.x * blockDim.x)
+        store_bits(elem(dst, w, i), w, load_raw(src, w, perm[i]));
+}
+
+__host__ __device__ constexpr int ilog2(unsigned x) { return x <= 1 ? 0 : 1 + ilog2(x >> 1); }
+
+/* ---- PGB: partition boundaries of keys sorted on their low `bits` hashed
+ * bits: start[p] = first position with partition >= p, start[P] = n. */
+template <typename K>
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_part_bounds(const K *h, uint64_t n, uint64_t pmask, uint32_t *start)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i <= n; i += (uint64_t)gridDim.x * blockDim.x) {
+        int64_t a = i == 0 ? -1 : (int64_t)((uint64_t)h[i - 1] & pmask);
+        int64_t b = i == n ? (int64_t)pmask + 1 : (int64_t)((uint64_t)h[i] & pmask);
+        for (int64_t p = a + 1; p <= b; p++) start[p] = (uint32_t)i;
+    }
+}
+
+struct PgbArgs {
+    uint64_t n, pmask, T;          /* rows, partitions - 1, chunk rows        */
+    const uint32_t *start;         /* P + 1 partition starts                  */
+    const uint32_t *rowid;         /* PGB-UR: row ids in partition order      */
+    uint32_t *gcount;              /* output groups so far                    */
+};
+
+/* First row of the chunk beginning at x: a small partition (<= 2T rows)
+ * stays whole with the chunk where it starts; a large one is cut at x. */
+__device__ __forceinline__ uint64_t pgb_bound(const PgbArgs &a, uint64_t x)
+{
+    if (x >= a.n) return a.n;
+    uint64_t lo = 0, hi = a.pmask + 1; /* last p with start[p] <= x */
+    while (lo < hi) {
+        uint64_t mid = (lo + hi + 1) >> 1;
+        if (a.start[mid] <= x) lo = mid; else hi = mid - 1;
+    }
+    uint64_t s = a.start[lo], e = a.start[lo + 1];
+    if (s == x || e - s > 2 * a.T) return x;
+    return e;
+}
+
+/* Per chunk: a shared-memory table of hashed keys -> local slot (load <=
+ * 1/2), then the three cases of Sec. 4.3: one group (register accumulators,
+ * one shared update per thread: a block reduction), few groups (R copies of
+ * shared slots), too many (rows of keys past the limit aggregate in global
+ * memory through the global table). Flush: a group of a small partition
+ * lives only in this chunk, so it is written directly at a dense position;
+ * groups of large (split) partitions merge through the global table. */
+template <typename K, int TS>
+__global__ void __launch_bounds__(PolicyChunk::THREADS)
+k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned agg_bytes)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    K *tkey = (K *)smem;
+    uint32_t *tval = (uint32_t *)(smem + sizeof(K) * TS);
+    unsigned char *aggs = smem + (sizeof(K) + 4) * TS;
+    __shared__ uint32_t lcount, nsmall, rank;
+    __shared__ uint32_t gbase;
+    uint64_t lo = pgb_bound(a, blockIdx.x * a.T), hi = pgb_bound(a, (blockIdx.x + 1) * a.T);
+    if (lo >= hi) return;
+    unsigned slot_bytes = 0;
+    for (int j = 0; j < s.n; j++) slot_bytes += s.width[j];
+    uint32_t limit = agg_bytes / slot_bytes;
+    if (limit > TS / 2) limit = TS / 2;
+    for (int i = threadIdx.x; i < TS; i += blockDim.x) tval[i] = GB_EMPTY;
+    if (threadIdx.x == 0) { lcount = 0; nsmall = 0; rank = 0; }
+    __syncthreads();
+    constexpr int SH = 64 - ilog2(TS);
+    /* 1: build */
+    for (uint64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) {
+        K k = h[i];
+        uint32_t sl = (uint32_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> SH);
+        for (;;) {
+            uint32_t v = ((volatile uint32_t *)tval)[sl];
+            if (v == GB_EMPTY) {
+                if (*(volatile uint32_t *)&lcount >= limit) break; /* full: global */
+                v = atomicCAS(&tval[sl], GB_EMPTY, GB_PENDING);
+                if (v == GB_EMPTY) {
+                    ((volatile K *)tkey)[sl] = k;
+                    uint32_t x = atomicAdd(&lcount, 1u);
+                    __threadfence_block();
+                    atomicExch(&tval[sl], x < limit ? x : GB_OVF);
+                    break;
+                }
+            }
+            while (v == GB_PENDING) v = ((volatile uint32_t *)tval)[sl];
+            __threadfence_block();
+            if (((volatile K *)tkey)[sl] == k) break;
+            sl = (sl + 1) & (TS - 1);
+        }
+    }
+    __syncthreads();
+    uint32_t G = lcount < limit ? lcount : limit;
+    unsigned cap = agg_bytes / slot_bytes;
+    int R = 1;
+    while (R < 32 && (uint64_t)2 * R * G <= cap) R <<= 1;
+    unsigned soff[GB_MAX_ACC], off = 0;
+    for (int j = 0; j < s.n; j++) { soff[j] = off; off += (unsigned)(R * G * s.width[j] + 7) & ~7u; }
+    for (int j = 0; j < s.n; j++)
+        for (uint32_t e = threadIdx.x; e < G * (uint32_t)R; e += blockDim.x)
+            store_bits(aggs + soff[j] + (uint64_t)e * s.width[j], s.width[j], identity(s, j));
+    __syncthreads();
+    /* 2: aggregate */
+    int copy = threadIdx.x & (R - 1);
+    bool one = G == 1;
+    uint64_t racc[GB_MAX_ACC];
+    bool rany = false;
+    if (one) for (int j = 0; j < s.n; j++) racc[j] = identity(s, j);
+    for (uint64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) {
+        K k = h[i];
+        uint64_t row = a.rowid ? a.rowid[i] : i;
+        uint32_t sl = (uint32_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> SH), v;
+        for (;;) {
+            v = tval[sl];
+            if (v == GB_EMPTY || tkey[sl] == k) break;
+            sl = (sl + 1) & (TS - 1);
+        }
+        if (v < limit) {
+            if (one) {
+                for (int j = 0; j < s.n; j++) racc[j] = combine(s, j, racc[j], row_val(s, j, row));
+                rany = true;
+            } else {
+                for (int j = 0; j < s.n; j++)
+                    atomic_combine(s, j, aggs + soff[j] + ((uint64_t)v * R + copy) * s.width[j], row_val(s, j, row));
+            }
+        } else { /* case 3: global */
+            bool fresh;
+            uint32_t g = gt_insert(gt, k, [&]() -> uint32_t {
+                uint32_t x = atomicAdd(gt.count, 1u);
+                if (x >= gt.limit) return GB_EMPTY;
+                out_key[x] = unfmix(k);
+                for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
+                return x;
+            }, fresh);
+            if (g == GB_EMPTY) continue;
+            for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), row_val(s, j, row));
+        }
+    }
+    if (one && rany)
+        for (int j = 0; j < s.n; j++) atomic_combine(s, j, aggs + soff[j] + (uint64_t)copy * s.width[j], racc[j]);
+    __syncthreads();
+    /* 3: flush */
+    for (int sl = threadIdx.x; sl < TS; sl += blockDim.x) {
+        uint32_t v = tval[sl];
+        if (v < limit) {
+            uint64_t p = (uint64_t)tkey[sl] & a.pmask;
+            if (a.start[p + 1] - a.start[p] <= 2 * a.T) atomicAdd(&nsmall, 1u);
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && nsmall) gbase = atomicAdd(gt.count, nsmall);
+    __syncthreads();
+    for (int sl = threadIdx.x; sl < TS; sl += blockDim.x) {
+        uint32_t v = tval[sl];
+        if (v >= limit) continue;
+        K k = tkey[sl];
+        uint64_t p = (uint64_t)k & a.pmask;
+        bool small = a.start[p + 1] - a.start[p] <= 2 * a.T;
+        uint32_t g;
+        if (small) {
+            g = gbase + atomicAdd(&rank, 1u);
+            if (g >= gt.limit) { *(volatile int *)gt.overflow = 1; continue; }
+            out_key[g] = unfmix(k);
+        } else {
+            bool fresh;
+            g = gt_insert(gt, k, [&]() -> uint32_t {
+                uint32_t x = atomicAdd(gt.count, 1u);
+                if (x >= gt.limit) return GB_EMPTY;
+                out_key[x] = unfmix(k);
+                for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
+                return x;
+            }, fresh);
+            if (g == GB_EMPTY) continue;
+        }
+        for (int j = 0; j < s.n; j++) {
+            uint64_t id = identity(s, j), acc = id;
+            for (int r = 0; r < R; r++)
+                acc = combine(s, j, acc, load_bits(aggs + soff[j] + ((uint64_t)v * R + r) * s.width[j], s.width[j]));
+            if (small) store_bits(elem(s.dst[j], s.width[j], g), s.width[j], acc);
+            else if (acc != id) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), acc);
+        }
+    }
+}
+
+} // namespace gjgb
+#endif
