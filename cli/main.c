@@ -14,6 +14,7 @@ static const struct {
     {"profiles", gj_cli_profiles, "list, show, export and import GPU profiles"},
     {"run", gj_cli_run, "execute an implementation on the GPU and compare with the model"},
     {"bench", gj_cli_bench, "sweep a workload parameter over every implementation, as CSV"},
+    {"calibrate", gj_cli_calibrate, "measure the local GPU and store its profile"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

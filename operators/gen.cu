@@ -1,5 +1,8 @@
 /* Workload generators (gen.h): counter-based, deterministic per seed.
  * Kernels first, then the extern "C" dispatch (the only code with <<<). */
+extern "C" {
+#include "common/internal.h" /* C linkage: internal.h has no extern "C" guard */
+}
 #include "operators/common.cuh"
 #include "operators/gen.h"
 

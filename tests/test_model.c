@@ -129,7 +129,9 @@ static void test_a100_profile(void **state)
         if (!(v > 0)) fail_msg("%s unset in a100-paper", gj_param_at(i)->key);
     }
     assert_int_equal(gj_profile_get(p, "nope", NULL, NULL, NULL), GJ_ERR_NOTFOUND);
-    assert_int_equal(gj_profile_builtin("nope", &p), GJ_ERR_NOTFOUND);
+    gj_profile *none = p;
+    assert_int_equal(gj_profile_builtin("nope", &none), GJ_ERR_NOTFOUND);
+    assert_null(none);
     gj_profile_free(p);
     gj_profile_free(NULL);
 }
