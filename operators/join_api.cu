@@ -1,0 +1,542 @@
+/* GPU joins behind the C ABI: gj_join_exec dispatches PHJ-UR, PHJ-TR,
+ * SMJ-UR, SMJ-TR and NPHJ (kernels in join_kernels.cuh). Design notes and
+ * measured throughput of the policies: operators/JOIN.md. */
+extern "C" {
+#include "common/internal.h" /* C linkage: internal.h has no extern "C" guard */
+}
+#include "operators/common.cuh"
+#include "operators/join_kernels.cuh"
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <stdint.h>
+#include <string.h>
+
+namespace {
+using namespace gjj;
+
+/* ---- policies (tuning parameters; figures: H200, see operators/JOIN.md) -- */
+
+/* PHJ: radix partitioning on the low bits of the key (CUB onesweep, 8 bits a
+ * pass), at most MAX_BITS bits so 2 passes; partitions aim at TARGET R rows;
+ * the match kernel builds a shared-memory table of up to RC R rows (2 RC
+ * slots) and probes SC S rows per block. */
+struct PhjPolicy {
+    enum { MAX_BITS = 16, TARGET = 2048, THREADS = 512, RC = 4096, SC = 4096 };
+};
+/* NPHJ: global table of 2^ceil(log2(2|R|)) slots; probe tiles of TILE rows. */
+struct NphjPolicy {
+    enum { THREADS = 256, TILE = 4096 };
+};
+/* SMJ: a block merges THREADS * IPT sorted S rows against sorted R. */
+struct SmjPolicy {
+    enum { THREADS = 256, IPT = 4 };
+};
+
+/* ---- stream-ordered allocations with a peak ----------------------------- */
+struct Mem {
+    void *p[96];
+    size_t sz[96];
+    int n;
+    size_t now, peak;
+    cudaStream_t s;
+};
+
+cudaError_t mem_alloc(Mem *m, void **p, size_t bytes)
+{
+    *p = NULL;
+    if (m->n == 96) return cudaErrorMemoryAllocation;
+    cudaError_t e = cudaMallocAsync(p, bytes ? bytes : 16, m->s);
+    if (e != cudaSuccess) return e;
+    m->p[m->n] = *p;
+    m->sz[m->n++] = bytes;
+    m->now += bytes;
+    if (m->now > m->peak) m->peak = m->now;
+    return cudaSuccess;
+}
+
+/* forget p without freeing it (output columns handed to the caller) */
+void mem_detach(Mem *m, void *p, int do_free)
+{
+    if (!p) return;
+    for (int i = 0; i < m->n; i++)
+        if (m->p[i] == p) {
+            if (do_free) cudaFreeAsync(p, m->s);
+            m->now -= m->sz[i];
+            m->p[i] = m->p[--m->n];
+            m->sz[i] = m->sz[m->n];
+            return;
+        }
+}
+void mem_free(Mem *m, void *p) { mem_detach(m, p, 1); }
+void mem_release(Mem *m)
+{
+    for (int i = 0; i < m->n; i++) cudaFreeAsync(m->p[i], m->s);
+    m->n = 0;
+    m->now = 0;
+}
+
+int grid_for(u64 n, int threads)
+{
+    u64 b = (n + threads - 1) / threads;
+    return (int)(b < 8192 ? (b ? b : 1) : 8192);
+}
+
+/* One call's state. */
+struct Job {
+    gj_impl impl;
+    const gj_dtable *r, *s;
+    gj_dtable *out;
+    Mem mem;
+    void *tmp;
+    size_t tmp_bytes;
+    gj_ctx *ctx;
+};
+
+#define JCUDA(call)                                                                     \
+    do {                                                                                \
+        cudaError_t gj_e_ = (call);                                                     \
+        if (gj_e_ != cudaSuccess) {                                                     \
+            cudaGetLastError();                                                         \
+            rc = gj_seterr(j->ctx, gj_e_ == cudaErrorMemoryAllocation ? GJ_ERR_INFEASIBLE \
+                                                                      : GJ_ERR_CUDA,    \
+                           "%s:%d: %s: %s", __FILE__, __LINE__, #call,                  \
+                           cudaGetErrorString(gj_e_));                                  \
+            goto done;                                                                  \
+        }                                                                               \
+    } while (0)
+#define JLAUNCHED() JCUDA(cudaPeekAtLastError())
+
+/* grow the CUB scratch buffer to `need` bytes */
+int tmp_ensure(Job *j, size_t need)
+{
+    int rc = GJ_OK;
+    if (need <= j->tmp_bytes && j->tmp) goto done;
+    mem_free(&j->mem, j->tmp);
+    j->tmp = NULL;
+    JCUDA(mem_alloc(&j->mem, &j->tmp, need));
+    j->tmp_bytes = need;
+done:
+    return rc;
+}
+
+template <typename K, typename V>
+int sort_pairs(Job *j, const K *kin, K *kout, const V *vin, V *vout, u64 n, int b0, int b1)
+{
+    int rc = GJ_OK;
+    size_t need = 0;
+    JCUDA(cub::DeviceRadixSort::SortPairs(NULL, need, kin, kout, vin, vout, (uint32_t)n, b0, b1,
+                                          j->mem.s));
+    rc = tmp_ensure(j, need);
+    if (rc != GJ_OK) goto done;
+    need = j->tmp_bytes;
+    JCUDA(cub::DeviceRadixSort::SortPairs(j->tmp, need, kin, kout, vin, vout, (uint32_t)n, b0, b1,
+                                          j->mem.s));
+done:
+    return rc;
+}
+
+int exclusive_sum(Job *j, const u64 *in, u64 *out, u64 n)
+{
+    int rc = GJ_OK;
+    size_t need = 0;
+    JCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, in, out, (int64_t)n, j->mem.s));
+    rc = tmp_ensure(j, need);
+    if (rc != GJ_OK) goto done;
+    need = j->tmp_bytes;
+    JCUDA(cub::DeviceScan::ExclusiveSum(j->tmp, need, in, out, (int64_t)n, j->mem.s));
+done:
+    return rc;
+}
+
+/* A side after its transformation: keys in probe order, the map back to
+ * original rows (GFUR) or payloads in the same order (GFTR). */
+struct Side {
+    const void *key;
+    const uint32_t *ids;
+    const void *pay[GJ_MAX_PAYLOADS];
+};
+
+/* Sort / partition one side on key bits [b0, b1). GFUR: (key, row id) pairs;
+ * GFTR: (key, payload c) pairs for every payload column (a stable sort of the
+ * same keys gives the same order each time, so the columns stay aligned). */
+template <typename K>
+int transform_side(Job *j, const gj_dtable *x, int gftr, int b0, int b1, Side *out)
+{
+    int rc = GJ_OK;
+    const u64 n = x->rows;
+    void *kt = NULL, *ids = NULL, *iota = NULL;
+    memset(out, 0, sizeof *out);
+    JCUDA(mem_alloc(&j->mem, &kt, n * sizeof(K)));
+    out->key = kt;
+    if (!gftr || x->n_payloads == 0) {
+        JCUDA(mem_alloc(&j->mem, &iota, n * 4));
+        JCUDA(mem_alloc(&j->mem, &ids, n * 4));
+        iota_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>((uint32_t *)iota, n);
+        JLAUNCHED();
+        rc = sort_pairs<K, uint32_t>(j, (const K *)x->key.data, (K *)kt, (const uint32_t *)iota,
+                                     (uint32_t *)ids, n, b0, b1);
+        if (rc != GJ_OK) goto done;
+        mem_free(&j->mem, iota);
+        iota = NULL;
+        out->ids = (const uint32_t *)ids;
+        for (int c = 0; c < x->n_payloads; c++) out->pay[c] = x->payload[c].data;
+    } else {
+        for (int c = 0; c < x->n_payloads; c++) {
+            void *pt = NULL;
+            JCUDA(mem_alloc(&j->mem, &pt, n * x->payload[c].width));
+            out->pay[c] = pt;
+            if (x->payload[c].width == 4)
+                rc = sort_pairs<K, uint32_t>(j, (const K *)x->key.data, (K *)kt,
+                                             (const uint32_t *)x->payload[c].data, (uint32_t *)pt,
+                                             n, b0, b1);
+            else
+                rc = sort_pairs<K, u64>(j, (const K *)x->key.data, (K *)kt,
+                                        (const u64 *)x->payload[c].data, (u64 *)pt, n, b0, b1);
+            if (rc != GJ_OK) goto done;
+        }
+    }
+done:
+    return rc;
+}
+
+/* untransformed side (partition bits 0, or NPHJ's probe side) */
+void identity_side(const gj_dtable *x, Side *out)
+{
+    memset(out, 0, sizeof *out);
+    out->key = x->key.data;
+    for (int c = 0; c < x->n_payloads; c++) out->pay[c] = x->payload[c].data;
+}
+
+/* allocate the output table of `rows` rows and describe it to the kernels */
+template <typename K>
+int alloc_output(Job *j, u64 rows, const Side *r, const Side *s, Emit *e)
+{
+    int rc = GJ_OK;
+    gj_dtable *o = j->out;
+    memset(e, 0, sizeof *e);
+    o->rows = rows;
+    o->key.width = (int)sizeof(K);
+    o->key.type = GJ_DT_INT;
+    JCUDA(mem_alloc(&j->mem, &o->key.data, rows * sizeof(K)));
+    e->key_out = o->key.data;
+    e->r_ids = r->ids;
+    e->s_ids = s->ids;
+    e->pr = j->r->n_payloads;
+    e->ps = j->s->n_payloads;
+    o->n_payloads = e->pr + e->ps;
+    for (int c = 0; c < e->pr + e->ps; c++) {
+        const gj_column *src = c < e->pr ? &j->r->payload[c] : &j->s->payload[c - e->pr];
+        o->payload[c].width = src->width;
+        o->payload[c].type = src->type;
+        JCUDA(mem_alloc(&j->mem, &o->payload[c].data, rows * src->width));
+        if (c < e->pr) {
+            e->rsrc[c] = r->pay[c];
+            e->rdst[c] = o->payload[c].data;
+            e->rw[c] = src->width;
+        } else {
+            e->ssrc[c - e->pr] = s->pay[c - e->pr];
+            e->sdst[c - e->pr] = o->payload[c].data;
+            e->sw[c - e->pr] = src->width;
+        }
+    }
+done:
+    return rc;
+}
+
+/* count -> exclusive scan -> total, for `items` work items */
+int scan_counts(Job *j, u64 *cnt, u64 items, u64 *total)
+{
+    int rc = exclusive_sum(j, cnt, cnt, items + 1);
+    if (rc != GJ_OK) goto done;
+    JCUDA(cudaMemcpyAsync(total, cnt + items, sizeof *total, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaStreamSynchronize(j->mem.s));
+done:
+    return rc;
+}
+
+/* ---- PHJ ----------------------------------------------------------------- */
+template <typename K>
+int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
+{
+    typedef PhjPolicy P;
+    int rc = GJ_OK;
+    const gj_dtable *R = j->r, *S = j->s;
+    const int gftr = j->impl == GJ_IMPL_PHJ_TR;
+    int bits = 0;
+    while (bits < P::MAX_BITS && (R->rows >> bits) > P::TARGET) bits++;
+    const uint32_t parts = 1u << bits;
+    Side rs, ss;
+    uint32_t *rstart = NULL, *sstart = NULL;
+    u64 *items = NULL, *cnt = NULL, n_items = 0, total = 0;
+    const size_t smem = 2 * P::RC * (sizeof(K) + 4);
+    if (bits == 0) {
+        identity_side(R, &rs);
+        identity_side(S, &ss);
+    } else {
+        rc = transform_side<K>(j, R, gftr, 0, bits, &rs);
+        if (rc == GJ_OK) rc = transform_side<K>(j, S, gftr, 0, bits, &ss);
+        if (rc != GJ_OK) goto done;
+    }
+    mem_free(&j->mem, j->tmp);
+    j->tmp = NULL;
+    j->tmp_bytes = 0;
+    JCUDA(gj_timer_mark(tm, j->mem.s));
+    /* match: partition bounds, work items, count */
+    JCUDA(mem_alloc(&j->mem, (void **)&rstart, (parts + 1) * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&sstart, (parts + 1) * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&items, (parts + 1) * 8));
+    bounds_kernel<K><<<grid_for(R->rows, 256), 256, 0, j->mem.s>>>(
+        (const K *)rs.key, R->rows, parts - 1, parts, rstart);
+    JLAUNCHED();
+    bounds_kernel<K><<<grid_for(S->rows, 256), 256, 0, j->mem.s>>>(
+        (const K *)ss.key, S->rows, parts - 1, parts, sstart);
+    JLAUNCHED();
+    phj_items_kernel<P::RC, P::SC><<<grid_for(parts + 1, 256), 256, 0, j->mem.s>>>(
+        rstart, sstart, parts, items);
+    JLAUNCHED();
+    rc = scan_counts(j, items, parts, &n_items);
+    if (rc != GJ_OK) goto done;
+    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (n_items + 1) * 8));
+    JCUDA(cudaFuncSetAttribute(phj_match_kernel<K, false, P::THREADS, P::RC, P::SC>,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    JCUDA(cudaFuncSetAttribute(phj_match_kernel<K, true, P::THREADS, P::RC, P::SC>,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    if (n_items) {
+        phj_match_kernel<K, false, P::THREADS, P::RC, P::SC><<<(unsigned)n_items, P::THREADS, smem,
+                                                              j->mem.s>>>(
+            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, parts, bits, cnt, *e);
+        JLAUNCHED();
+    }
+    JCUDA(cudaMemsetAsync(cnt + n_items, 0, 8, j->mem.s));
+    rc = scan_counts(j, cnt, n_items, &total);
+    if (rc == GJ_OK) rc = alloc_output<K>(j, total, &rs, &ss, e);
+    if (rc != GJ_OK) goto done;
+    JCUDA(gj_timer_mark(tm, j->mem.s));
+    if (n_items && total) {
+        phj_match_kernel<K, true, P::THREADS, P::RC, P::SC><<<(unsigned)n_items, P::THREADS, smem,
+                                                             j->mem.s>>>(
+            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, parts, bits, cnt, *e);
+        JLAUNCHED();
+    }
+    JCUDA(gj_timer_mark(tm, j->mem.s));
+done:
+    return rc;
+}
+
+/* ---- NPHJ ---------------------------------------------------------------- */
+template <typename K>
+int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
+{
+    typedef NphjPolicy P;
+    int rc = GJ_OK;
+    const gj_dtable *R = j->r, *S = j->s;
+    int bits = 1;
+    while ((1ULL << bits) < 2 * R->rows) bits++;
+    Side rs, ss;
+    K *tk = NULL;
+    uint32_t *tid = NULL;
+    u64 *cnt = NULL, total = 0, tiles = (S->rows + P::TILE - 1) / P::TILE;
+    identity_side(R, &rs);
+    identity_side(S, &ss);
+    JCUDA(mem_alloc(&j->mem, (void **)&tk, (1ULL << bits) * sizeof(K)));
+    JCUDA(mem_alloc(&j->mem, (void **)&tid, (1ULL << bits) * 4));
+    JCUDA(cudaMemsetAsync(tid, 0xff, (1ULL << bits) * 4, j->mem.s));
+    nphj_build_kernel<K><<<grid_for(R->rows, 256), 256, 0, j->mem.s>>>(
+        (const K *)R->key.data, R->rows, tk, tid, bits);
+    JLAUNCHED();
+    JCUDA(gj_timer_mark(tm, j->mem.s));
+    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 1) * 8));
+    nphj_match_kernel<K, false, P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
+        tk, tid, bits, (const K *)S->key.data, S->rows, cnt, *e);
+    JLAUNCHED();
+    JCUDA(cudaMemsetAsync(cnt + tiles, 0, 8, j->mem.s));
+    rc = scan_counts(j, cnt, tiles, &total);
+    if (rc == GJ_OK) rc = alloc_output<K>(j, total, &rs, &ss, e);
+    if (rc != GJ_OK) goto done;
+    JCUDA(gj_timer_mark(tm, j->mem.s));
+    if (total) {
+        nphj_match_kernel<K, true, P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
+            tk, tid, bits, (const K *)S->key.data, S->rows, cnt, *e);
+        JLAUNCHED();
+    }
+    JCUDA(gj_timer_mark(tm, j->mem.s));
+done:
+    return rc;
+}
+
+/* ---- SMJ ----------------------------------------------------------------- */
+template <typename K>
+int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
+{
+    typedef SmjPolicy P;
+    int rc = GJ_OK;
+    const gj_dtable *R = j->r, *S = j->s;
+    const int gftr = j->impl == GJ_IMPL_SMJ_TR;
+    const u64 tile = (u64)P::THREADS * P::IPT, tiles = (S->rows + tile - 1) / tile;
+    u64 *mm = NULL, *cnt = NULL, hmm[2] = {~0ULL, 0}, total = 0;
+    int end_bit = 0;
+    Side rs, ss;
+    /* sort only the bits where keys differ: all keys share the bits above the
+     * highest bit in which min and max differ */
+    JCUDA(mem_alloc(&j->mem, (void **)&mm, 16));
+    JCUDA(cudaMemcpyAsync(mm, hmm, 16, cudaMemcpyHostToDevice, j->mem.s));
+    minmax_kernel<K, 256><<<grid_for(R->rows, 256 * 8), 256, 0, j->mem.s>>>(
+        (const K *)R->key.data, R->rows, mm);
+    JLAUNCHED();
+    minmax_kernel<K, 256><<<grid_for(S->rows, 256 * 8), 256, 0, j->mem.s>>>(
+        (const K *)S->key.data, S->rows, mm);
+    JLAUNCHED();
+    JCUDA(cudaMemcpyAsync(hmm, mm, 16, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaStreamSynchronize(j->mem.s));
+    for (u64 d = hmm[0] ^ hmm[1]; d; d >>= 1) end_bit++;
+    if (end_bit == 0) { /* every key equal: already sorted */
+        identity_side(R, &rs);
+        identity_side(S, &ss);
+    } else {
+        rc = transform_side<K>(j, R, gftr, 0, end_bit, &rs);
+        if (rc == GJ_OK) rc = transform_side<K>(j, S, gftr, 0, end_bit, &ss);
+        if (rc != GJ_OK) goto done;
+    }
+    mem_free(&j->mem, j->tmp);
+    j->tmp = NULL;
+    j->tmp_bytes = 0;
+    JCUDA(gj_timer_mark(tm, j->mem.s));
+    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 1) * 8));
+    smj_match_kernel<K, false, P::THREADS, P::IPT><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
+        (const K *)rs.key, R->rows, (const K *)ss.key, S->rows, cnt, *e);
+    JLAUNCHED();
+    JCUDA(cudaMemsetAsync(cnt + tiles, 0, 8, j->mem.s));
+    rc = scan_counts(j, cnt, tiles, &total);
+    if (rc == GJ_OK) rc = alloc_output<K>(j, total, &rs, &ss, e);
+    if (rc != GJ_OK) goto done;
+    JCUDA(gj_timer_mark(tm, j->mem.s));
+    if (total) {
+        smj_match_kernel<K, true, P::THREADS, P::IPT><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
+            (const K *)rs.key, R->rows, (const K *)ss.key, S->rows, cnt, *e);
+        JLAUNCHED();
+    }
+    JCUDA(gj_timer_mark(tm, j->mem.s));
+done:
+    return rc;
+}
+
+template <typename K>
+int run_typed(Job *j, gj_phase_timer *tm)
+{
+    Emit e;
+    memset(&e, 0, sizeof e);
+    if (j->r->rows == 0 || j->s->rows == 0) { /* empty output, three empty phases */
+        Side rs, ss;
+        int rc = GJ_OK;
+        identity_side(j->r, &rs);
+        identity_side(j->s, &ss);
+        rc = alloc_output<K>(j, 0, &rs, &ss, &e);
+        for (int i = 0; i < 3 && rc == GJ_OK; i++)
+            if (gj_timer_mark(tm, j->mem.s) != cudaSuccess)
+                rc = gj_seterr(j->ctx, GJ_ERR_CUDA, "cudaEventRecord failed");
+        return rc;
+    }
+    switch (j->impl) {
+    case GJ_IMPL_PHJ_UR: case GJ_IMPL_PHJ_TR: return run_phj<K>(j, tm, &e);
+    case GJ_IMPL_SMJ_UR: case GJ_IMPL_SMJ_TR: return run_smj<K>(j, tm, &e);
+    default: return run_nphj<K>(j, tm, &e);
+    }
+}
+
+int check_table(const gj_dtable *t, const char *name, gj_ctx *ctx)
+{
+    if (!t) return gj_seterr(ctx, GJ_ERR_INVALID, "%s is NULL", name);
+    if (t->rows >= (1ULL << 32))
+        return gj_seterr(ctx, GJ_ERR_INVALID, "%s rows=%llu: allowed at most 2^32-1", name,
+                         (unsigned long long)t->rows);
+    if (t->key.width != 4 && t->key.width != 8)
+        return gj_seterr(ctx, GJ_ERR_INVALID, "%s key width=%d: allowed 4 or 8", name, t->key.width);
+    if (t->n_payloads < 0 || t->n_payloads > GJ_MAX_PAYLOADS)
+        return gj_seterr(ctx, GJ_ERR_INVALID, "%s payloads=%d: allowed 0 to %d", name,
+                         t->n_payloads, GJ_MAX_PAYLOADS);
+    if (t->rows && !t->key.data) return gj_seterr(ctx, GJ_ERR_INVALID, "%s key data is NULL", name);
+    for (int c = 0; c < t->n_payloads; c++) {
+        if (t->payload[c].width != 4 && t->payload[c].width != 8)
+            return gj_seterr(ctx, GJ_ERR_INVALID, "%s payload %d width=%d: allowed 4 or 8", name, c,
+                             t->payload[c].width);
+        if (t->rows && !t->payload[c].data)
+            return gj_seterr(ctx, GJ_ERR_INVALID, "%s payload %d data is NULL", name, c);
+    }
+    return GJ_OK;
+}
+
+} // namespace
+
+extern "C" int gj_join_exec(gj_impl impl, const gj_dtable *r, const gj_dtable *s, void *stream,
+                            gj_dtable *out, gj_timing *timing, gj_ctx *ctx)
+{
+    int rc = GJ_OK, ngpu = 0, timer_ok = 0;
+    gj_phase_timer tm;
+    Job job, *j = &job;
+    memset(j, 0, sizeof *j);
+    j->impl = impl;
+    j->r = r;
+    j->s = s;
+    j->out = out;
+    j->ctx = ctx;
+    j->mem.s = (cudaStream_t)stream;
+    if (timing) memset(timing, 0, sizeof *timing);
+    if (!out) {
+        rc = gj_seterr(ctx, GJ_ERR_INVALID, "out is NULL");
+        goto done;
+    }
+    memset(out, 0, sizeof *out);
+    if (impl != GJ_IMPL_PHJ_UR && impl != GJ_IMPL_PHJ_TR && impl != GJ_IMPL_SMJ_UR &&
+        impl != GJ_IMPL_SMJ_TR && impl != GJ_IMPL_NPHJ) {
+        rc = gj_seterr(ctx, GJ_ERR_INVALID, "impl=%s: allowed PHJ-UR, PHJ-TR, SMJ-UR, SMJ-TR, NPHJ",
+                       gj_impl_name(impl) ? gj_impl_name(impl) : "?");
+        goto done;
+    }
+    if ((rc = check_table(r, "R", ctx)) != GJ_OK || (rc = check_table(s, "S", ctx)) != GJ_OK)
+        goto done;
+    if (r->key.width != s->key.width) {
+        rc = gj_seterr(ctx, GJ_ERR_INVALID, "key widths differ: R %d, S %d", r->key.width,
+                       s->key.width);
+        goto done;
+    }
+    if ((rc = gj_gpu_count(&ngpu, ctx)) != GJ_OK) goto done;
+    {
+        /* keep freed blocks in the stream-ordered pool so repeated runs do
+         * not pay cudaMalloc again */
+        int dev = 0;
+        cudaMemPool_t pool;
+        uint64_t thr = UINT64_MAX;
+        GJ_CUDA(cudaGetDevice(&dev));
+        GJ_CUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
+        GJ_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr));
+    }
+    GJ_CUDA(gj_timer_init(&tm));
+    timer_ok = 1;
+    GJ_CUDA(gj_timer_mark(&tm, j->mem.s));
+    rc = r->key.width == 4 ? run_typed<uint32_t>(j, &tm) : run_typed<u64>(j, &tm);
+    if (rc != GJ_OK) goto done;
+    /* hand the output over, free the rest, then read the clocks */
+    mem_detach(&j->mem, out->key.data, 0);
+    for (int c = 0; c < out->n_payloads; c++) mem_detach(&j->mem, out->payload[c].data, 0);
+    mem_release(&j->mem);
+    if (timing) {
+        GJ_CUDA(gj_timer_read(&tm, timing));
+        static const char *names[3] = {"transform", "match", "materialize"};
+        for (int i = 0; i < timing->n_phases && i < 3; i++)
+            gj_strlcpy(timing->name[i], names[i], sizeof timing->name[i]);
+        timing->peak_bytes = j->mem.peak;
+    }
+    GJ_CUDA(cudaStreamSynchronize(j->mem.s));
+done:
+    if (rc != GJ_OK) {
+        if (out) {
+            mem_release(&j->mem);
+            cudaStreamSynchronize(j->mem.s);
+            cudaGetLastError();
+            memset(out, 0, sizeof *out);
+        }
+    }
+    if (timer_ok) gj_timer_destroy(&tm);
+    return rc;
+}

@@ -1,0 +1,305 @@
+/* Kernels of the GPU joins (PHJ-UR/TR, SMJ-UR/TR, NPHJ). No launches here:
+ * join_api.cu holds the dispatch. Policies are template parameters.
+ *
+ * Every match kernel runs twice over the same work items: a COUNT pass that
+ * stores the number of output rows of each item, then (after an exclusive
+ * scan gives each item its output offset, so the output is allocated once at
+ * its exact size) a WRITE pass that finds the same matches again and writes
+ * the output key and every payload column straight away (materialisation
+ * fused into the probe: no intermediate (r, s) pair list is written or read).
+ */
+#ifndef GJ_OPERATORS_JOIN_KERNELS_CUH
+#define GJ_OPERATORS_JOIN_KERNELS_CUH
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <stdint.h>
+
+namespace gjj {
+
+typedef unsigned long long u64;
+const uint32_t EMPTY = 0xffffffffu;
+
+/* Where the output row of a match (rpos, spos) comes from. rpos/spos index
+ * the (possibly transformed) key arrays the kernel probes; r_ids/s_ids map
+ * them to original rows (GFUR) or are NULL when the payload sources are
+ * already in transformed order (GFTR, and NPHJ's untouched S). */
+struct Emit {
+    const uint32_t *r_ids, *s_ids;
+    int pr, ps;
+    const void *rsrc[8], *ssrc[8];
+    void *rdst[8], *sdst[8];
+    int rw[8], sw[8];
+    void *key_out;
+};
+
+template <typename K>
+__device__ __forceinline__ void emit_row(const Emit &e, u64 o, K key, uint32_t rpos, uint32_t spos)
+{
+    ((K *)e.key_out)[o] = key;
+    uint32_t r = e.r_ids ? __ldg(e.r_ids + rpos) : rpos;
+    uint32_t s = e.s_ids ? __ldg(e.s_ids + spos) : spos;
+    for (int c = 0; c < e.pr; c++) {
+        if (e.rw[c] == 4) ((uint32_t *)e.rdst[c])[o] = __ldg((const uint32_t *)e.rsrc[c] + r);
+        else ((u64 *)e.rdst[c])[o] = __ldg((const u64 *)e.rsrc[c] + r);
+    }
+    for (int c = 0; c < e.ps; c++) {
+        if (e.sw[c] == 4) ((uint32_t *)e.sdst[c])[o] = __ldg((const uint32_t *)e.ssrc[c] + s);
+        else ((u64 *)e.sdst[c])[o] = __ldg((const u64 *)e.ssrc[c] + s);
+    }
+}
+
+/* multiplicative hash to `bits` bits */
+__device__ __forceinline__ uint32_t hslot(u64 x, int bits)
+{
+    return bits ? (uint32_t)((x * 0x9E3779B97F4A7C15ULL) >> (64 - bits)) : 0;
+}
+
+__global__ void iota_kernel(uint32_t *ids, u64 n)
+{
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
+        ids[i] = (uint32_t)i;
+}
+
+struct MinOp { __device__ u64 operator()(u64 a, u64 b) const { return a < b ? a : b; } };
+struct MaxOp { __device__ u64 operator()(u64 a, u64 b) const { return a > b ? a : b; } };
+
+/* min and max of a key column, folded into mm[0] (min) and mm[1] (max) */
+template <typename K, int THREADS>
+__global__ __launch_bounds__(THREADS) void minmax_kernel(const K *k, u64 n, u64 *mm)
+{
+    typedef cub::BlockReduce<u64, THREADS> BR;
+    __shared__ typename BR::TempStorage tmp;
+    u64 lo = ~0ULL, hi = 0;
+    for (u64 i = blockIdx.x * (u64)THREADS + threadIdx.x; i < n; i += (u64)gridDim.x * THREADS) {
+        u64 v = (u64)k[i];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    u64 blo = BR(tmp).Reduce(lo, MinOp());
+    __syncthreads();
+    u64 bhi = BR(tmp).Reduce(hi, MaxOp());
+    if (threadIdx.x == 0) {
+        atomicMin(mm, blo);
+        atomicMax(mm + 1, bhi);
+    }
+}
+
+/* Partition starts of keys sorted by their low `bits` bits: start[p] = first
+ * row of partition p, start[P] = n. Requires n >= 1. */
+template <typename K>
+__global__ void bounds_kernel(const K *k, u64 n, uint32_t mask, uint32_t P, uint32_t *start)
+{
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
+        int64_t p = (int64_t)((u64)k[i] & mask);
+        int64_t prev = i ? (int64_t)((u64)k[i - 1] & mask) : -1;
+        for (int64_t q = prev + 1; q <= p; q++) start[q] = (uint32_t)i;
+        if (i == n - 1)
+            for (int64_t q = p + 1; q <= (int64_t)P; q++) start[q] = (uint32_t)n;
+    }
+}
+
+/* Work items of partition p: R chunks x S chunks (decomposition of oversized
+ * partitions, for skew and duplicates). items[P] = 0 for the exclusive scan. */
+template <int RC, int SC>
+__global__ void phj_items_kernel(const uint32_t *rs, const uint32_t *ss, uint32_t P, u64 *items)
+{
+    for (u64 p = blockIdx.x * (u64)blockDim.x + threadIdx.x; p <= P; p += (u64)gridDim.x * blockDim.x) {
+        if (p == P) { items[p] = 0; continue; }
+        u64 nr = rs[p + 1] - rs[p], ns = ss[p + 1] - ss[p];
+        items[p] = (nr && ns) ? ((nr + RC - 1) / RC) * ((ns + SC - 1) / SC) : 0;
+    }
+}
+
+/* PHJ match: one block per work item builds a shared-memory hash table of its
+ * R chunk (keys hashed on the bits above the partition bits) and probes its
+ * S chunk. COUNT: counts[item]; WRITE: rows at offs[item]. */
+template <typename K, bool WRITE, int THREADS, int RC, int SC>
+__global__ __launch_bounds__(THREADS) void phj_match_kernel(
+    const K *rk, const K *sk, const uint32_t *rstart, const uint32_t *sstart,
+    const u64 *item_start, uint32_t P, int shift, u64 *cnt_off, Emit e)
+{
+    typedef cub::BlockScan<u64, THREADS> BS;
+    typedef cub::BlockReduce<u64, THREADS> BR;
+    __shared__ union { typename BS::TempStorage scan; typename BR::TempStorage red; } tmp;
+    __shared__ u64 s_running;
+    extern __shared__ __align__(16) unsigned char smem[];
+    const u64 item = blockIdx.x;
+    uint32_t lo = 0, hi = P - 1;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (item_start[mid] <= item) lo = mid; else hi = mid - 1;
+    }
+    const uint32_t p = lo;
+    const uint32_t rs = rstart[p], re = rstart[p + 1], ss = sstart[p], se = sstart[p + 1];
+    const u64 nsc = (se - ss + SC - 1) / SC, local = item - item_start[p];
+    const uint32_t r0 = rs + (uint32_t)(local / nsc) * RC, r1 = min(re, r0 + RC);
+    const uint32_t s0 = ss + (uint32_t)(local % nsc) * SC, s1 = min(se, s0 + SC);
+    /* table: 2^bits slots >= 2 * rows */
+    int bits = 1;
+    while ((1u << bits) < 2 * (r1 - r0)) bits++;
+    const uint32_t slots = 1u << bits, smask = slots - 1;
+    K *tk = (K *)smem;
+    uint32_t *tid = (uint32_t *)(tk + (2 * RC));
+    for (uint32_t i = threadIdx.x; i < slots; i += THREADS) tid[i] = EMPTY;
+    __syncthreads();
+    for (uint32_t r = r0 + threadIdx.x; r < r1; r += THREADS) {
+        K k = rk[r];
+        uint32_t h = hslot((u64)k >> shift, bits);
+        while (atomicCAS(&tid[h], EMPTY, r) != EMPTY) h = (h + 1) & smask;
+        tk[h] = k;
+    }
+    __syncthreads();
+    u64 mine = 0, base = WRITE ? cnt_off[item] : 0;
+    if (WRITE && threadIdx.x == 0) s_running = 0;
+    for (uint32_t t0 = s0; t0 < s1; t0 += THREADS) {
+        uint32_t s = t0 + threadIdx.x;
+        u64 c = 0;
+        K k = 0;
+        uint32_t h0 = 0;
+        if (s < s1) {
+            k = sk[s];
+            h0 = hslot((u64)k >> shift, bits);
+            for (uint32_t h = h0; tid[h] != EMPTY; h = (h + 1) & smask) c += tk[h] == k;
+        }
+        if (!WRITE) {
+            mine += c;
+        } else {
+            u64 pre, agg;
+            __syncthreads();
+            BS(tmp.scan).ExclusiveSum(c, pre, agg);
+            u64 o = base + s_running + pre;
+            if (c)
+                for (uint32_t h = h0; tid[h] != EMPTY; h = (h + 1) & smask)
+                    if (tk[h] == k) emit_row<K>(e, o++, k, tid[h], s);
+            __syncthreads();
+            if (threadIdx.x == 0) s_running += agg;
+        }
+    }
+    if (!WRITE) {
+        u64 tot = BR(tmp.red).Sum(mine);
+        if (threadIdx.x == 0) cnt_off[item] = tot;
+    }
+}
+
+/* NPHJ build: global open-addressing table of (key, row). */
+template <typename K>
+__global__ void nphj_build_kernel(const K *rk, u64 n, K *tk, uint32_t *tid, int bits)
+{
+    const uint32_t m = (1u << bits) - 1;
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
+        K k = rk[i];
+        uint32_t h = hslot((u64)k, bits);
+        while (atomicCAS(&tid[h], EMPTY, (uint32_t)i) != EMPTY) h = (h + 1) & m;
+        tk[h] = k;
+    }
+}
+
+/* NPHJ probe: one block per tile of TILE S rows, in input order. */
+template <typename K, bool WRITE, int THREADS, int TILE>
+__global__ __launch_bounds__(THREADS) void nphj_match_kernel(
+    const K *tk, const uint32_t *tid, int bits, const K *sk, u64 ns, u64 *cnt_off, Emit e)
+{
+    typedef cub::BlockScan<u64, THREADS> BS;
+    typedef cub::BlockReduce<u64, THREADS> BR;
+    __shared__ union { typename BS::TempStorage scan; typename BR::TempStorage red; } tmp;
+    __shared__ u64 s_running;
+    const uint32_t m = (1u << bits) - 1;
+    const u64 s0 = blockIdx.x * (u64)TILE, s1 = min(ns, s0 + TILE);
+    u64 mine = 0, base = WRITE ? cnt_off[blockIdx.x] : 0;
+    if (WRITE && threadIdx.x == 0) s_running = 0;
+    for (u64 t0 = s0; t0 < s1; t0 += THREADS) {
+        u64 s = t0 + threadIdx.x;
+        u64 c = 0;
+        K k = 0;
+        uint32_t h0 = 0;
+        if (s < s1) {
+            k = sk[s];
+            h0 = hslot((u64)k, bits);
+            for (uint32_t h = h0, id; (id = __ldg(tid + h)) != EMPTY; h = (h + 1) & m)
+                c += __ldg(tk + h) == k;
+        }
+        if (!WRITE) {
+            mine += c;
+        } else {
+            u64 pre, agg;
+            __syncthreads();
+            BS(tmp.scan).ExclusiveSum(c, pre, agg);
+            u64 o = base + s_running + pre;
+            if (c)
+                for (uint32_t h = h0, id; (id = __ldg(tid + h)) != EMPTY; h = (h + 1) & m)
+                    if (__ldg(tk + h) == k) emit_row<K>(e, o++, k, id, (uint32_t)s);
+            __syncthreads();
+            if (threadIdx.x == 0) s_running += agg;
+        }
+    }
+    if (!WRITE) {
+        u64 tot = BR(tmp.red).Sum(mine);
+        if (threadIdx.x == 0) cnt_off[blockIdx.x] = tot;
+    }
+}
+
+/* first index in [lo, hi) with a[i] >= k */
+template <typename K>
+__device__ __forceinline__ u64 lower_bound(const K *a, u64 lo, u64 hi, K k)
+{
+    while (lo < hi) {
+        u64 mid = lo + (hi - lo) / 2;
+        if (__ldg(a + mid) < k) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+/* SMJ match over sorted R and S: a block owns TILE = THREADS * IPT sorted S
+ * rows; thread 0 co-ranks the tile (lower bound of its first key in R), each
+ * thread then searches the R window once for its first key (one binary search
+ * for primary-foreign-key; equal runs are walked, which covers many-to-many)
+ * and merges its IPT consecutive S rows against R. */
+template <typename K, bool WRITE, int THREADS, int IPT>
+__global__ __launch_bounds__(THREADS) void smj_match_kernel(
+    const K *rk, u64 nr, const K *sk, u64 ns, u64 *cnt_off, Emit e)
+{
+    typedef cub::BlockScan<u64, THREADS> BS;
+    typedef cub::BlockReduce<u64, THREADS> BR;
+    __shared__ union { typename BS::TempStorage scan; typename BR::TempStorage red; } tmp;
+    __shared__ u64 w_lo, w_hi;
+    const u64 s0 = blockIdx.x * (u64)THREADS * IPT, s1 = min(ns, s0 + (u64)THREADS * IPT);
+    if (threadIdx.x == 0) {
+        w_lo = lower_bound<K>(rk, 0, nr, sk[s0]);
+        K last = sk[s1 - 1];
+        u64 hi = lower_bound<K>(rk, w_lo, nr, last);
+        while (hi < nr && rk[hi] == last) hi++; /* upper bound by walking the equal run */
+        w_hi = hi;
+    }
+    __syncthreads();
+    const u64 a = s0 + (u64)threadIdx.x * IPT, b = min(s1, a + IPT);
+    u64 c = 0, r_first = 0;
+    if (a < b) {
+        u64 r = r_first = lower_bound<K>(rk, w_lo, w_hi, sk[a]);
+        for (u64 s = a; s < b; s++) {
+            K k = sk[s];
+            while (r < w_hi && __ldg(rk + r) < k) r++;
+            for (u64 q = r; q < w_hi && __ldg(rk + q) == k; q++) c++;
+        }
+    }
+    if (!WRITE) {
+        u64 tot = BR(tmp.red).Sum(c);
+        if (threadIdx.x == 0) cnt_off[blockIdx.x] = tot;
+    } else {
+        u64 pre;
+        BS(tmp.scan).ExclusiveSum(c, pre);
+        u64 o = cnt_off[blockIdx.x] + pre;
+        if (c) {
+            u64 r = r_first;
+            for (u64 s = a; s < b; s++) {
+                K k = sk[s];
+                while (r < w_hi && __ldg(rk + r) < k) r++;
+                for (u64 q = r; q < w_hi && __ldg(rk + q) == k; q++)
+                    emit_row<K>(e, o++, k, (uint32_t)q, (uint32_t)s);
+            }
+        }
+    }
+}
+
+} // namespace gjj
+#endif

@@ -1,0 +1,361 @@
+/* Joins: CPU reference on hand-made inputs (no GPU needed), then every GPU
+ * implementation against the reference on seeded random inputs: empty and
+ * one-row sides, odd sizes, a tile and a partition chunk plus one, 2^20 rows,
+ * Zipf-skewed foreign keys, duplicates in R (many-to-many, including one key
+ * repeated past a shared-memory chunk), 8-byte keys with high bits set,
+ * mixed payload widths, 0 and 8 payload columns, match ratio 0.
+ * GPU tests skip() when gj_gpu_count reports no device. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+
+#include "gjadvise.h"
+
+static const gj_impl IMPLS[] = {GJ_IMPL_PHJ_UR, GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_UR, GJ_IMPL_SMJ_TR,
+                                 GJ_IMPL_NPHJ};
+#define N_IMPLS 5
+
+static int have_gpu(void)
+{
+    int n = 0;
+    return gj_gpu_count(&n, NULL) == GJ_OK && n > 0;
+}
+
+static uint64_t rng_state;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    assert_non_null(p);
+    return p;
+}
+
+static void hset(gj_column *c, uint64_t i, uint64_t v)
+{
+    if (c->width == 4) ((uint32_t *)c->data)[i] = (uint32_t)v;
+    else ((uint64_t *)c->data)[i] = v;
+}
+
+/* host table with random payloads; keys filled by the caller */
+static void host_table(gj_dtable *t, uint64_t rows, int kw, int np, const int *pw)
+{
+    memset(t, 0, sizeof *t);
+    t->rows = rows;
+    t->key.width = kw;
+    t->key.data = xmalloc(rows * kw);
+    t->n_payloads = np;
+    for (int c = 0; c < np; c++) {
+        t->payload[c].width = pw[c];
+        t->payload[c].data = xmalloc(rows * pw[c]);
+        for (uint64_t i = 0; i < rows; i++) hset(&t->payload[c], i, rnd());
+    }
+}
+
+static void upload(const gj_dtable *h, gj_dtable *d)
+{
+    *d = *h;
+    assert_int_equal(cudaMalloc(&d->key.data, h->rows * h->key.width + 1), cudaSuccess);
+    assert_int_equal(cudaMemcpy(d->key.data, h->key.data, h->rows * h->key.width,
+                                cudaMemcpyHostToDevice), cudaSuccess);
+    for (int c = 0; c < h->n_payloads; c++) {
+        size_t b = h->rows * h->payload[c].width;
+        assert_int_equal(cudaMalloc(&d->payload[c].data, b + 1), cudaSuccess);
+        assert_int_equal(cudaMemcpy(d->payload[c].data, h->payload[c].data, b,
+                                    cudaMemcpyHostToDevice), cudaSuccess);
+    }
+}
+
+/* run every implementation on host tables hr, hs; compare with the reference */
+static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_rows)
+{
+    gj_ctx *ctx = NULL;
+    gj_dtable dr, ds, ref;
+    assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
+    upload(hr, &dr);
+    upload(hs, &ds);
+    assert_int_equal(gj_join_reference(hr, hs, &ref, ctx), GJ_OK);
+    if (expect_rows != UINT64_MAX) assert_int_equal(ref.rows, expect_rows);
+    for (int i = 0; i < N_IMPLS; i++) {
+        gj_dtable out, hout;
+        gj_timing t;
+        int eq = 0;
+        int rc = gj_join_exec(IMPLS[i], &dr, &ds, NULL, &out, &t, ctx);
+        if (rc != GJ_OK) fprintf(stderr, "%s: %s\n", gj_impl_name(IMPLS[i]), gj_ctx_errmsg(ctx));
+        assert_int_equal(rc, GJ_OK);
+        assert_int_equal(t.n_phases, 3);
+        assert_string_equal(t.name[0], "transform");
+        assert_string_equal(t.name[2], "materialize");
+        assert_true(t.total_ms >= 0);
+        assert_int_equal(out.n_payloads, hr->n_payloads + hs->n_payloads);
+        assert_int_equal(gj_dtable_download(&out, &hout, ctx), GJ_OK);
+        assert_int_equal(gj_join_compare(&hout, &ref, &eq, ctx), GJ_OK);
+        if (!eq)
+            fprintf(stderr, "%s: |R|=%llu |S|=%llu: %llu rows vs reference %llu: %s\n",
+                    gj_impl_name(IMPLS[i]), (unsigned long long)hr->rows,
+                    (unsigned long long)hs->rows, (unsigned long long)hout.rows,
+                    (unsigned long long)ref.rows, gj_ctx_errmsg(ctx));
+        assert_true(eq);
+        gj_htable_free(&hout);
+        gj_dtable_free(&out);
+    }
+    gj_htable_free(&ref);
+    gj_dtable_free(&dr);
+    gj_dtable_free(&ds);
+    gj_ctx_free(ctx);
+}
+
+/* PK-FK: R keys a shuffled 0..nr-1 plus offset, S keys uniform over
+ * [0, nr / match) (so about `match` of S matches), all shifted by off */
+static void pkfk_case(uint64_t nr, uint64_t ns, double match, int kw, int npr, int nps,
+                      const int *pw, uint64_t off)
+{
+    gj_dtable hr, hs;
+    host_table(&hr, nr, kw, npr, pw);
+    host_table(&hs, ns, kw, nps, pw);
+    uint64_t *perm = xmalloc(nr * sizeof *perm);
+    for (uint64_t i = 0; i < nr; i++) perm[i] = i;
+    for (uint64_t i = nr; i > 1; i--) {
+        uint64_t j = rnd() % i, t = perm[i - 1];
+        perm[i - 1] = perm[j];
+        perm[j] = t;
+    }
+    for (uint64_t i = 0; i < nr; i++) hset(&hr.key, i, perm[i] + off);
+    uint64_t dom = match > 0 ? (uint64_t)(nr / match) + 1 : 0;
+    for (uint64_t i = 0; i < ns; i++)
+        hset(&hs.key, i, (match > 0 ? rnd() % dom : nr + rnd() % (nr + 7)) + off);
+    free(perm);
+    check_all(&hr, &hs, match == 0 ? 0 : UINT64_MAX);
+    gj_htable_free(&hr);
+    gj_htable_free(&hs);
+}
+
+static const int W4[8] = {4, 4, 4, 4, 4, 4, 4, 4};
+static const int WMIX[8] = {8, 4, 8, 4, 4, 8, 4, 8};
+static const int W8[8] = {8, 8, 8, 8, 8, 8, 8, 8};
+
+/* ---- CPU only ----------------------------------------------------------- */
+
+static void test_reference_by_hand(void **state)
+{
+    (void)state;
+    uint32_t rk[] = {2, 1, 3, 2}, rp[] = {20, 10, 30, 21};
+    uint32_t sk[] = {4, 3, 2, 3}, sp[] = {400, 300, 200, 301};
+    gj_dtable r = {0}, s = {0}, out;
+    r.rows = 4; r.key = (gj_column){rk, 4, GJ_DT_INT}; r.n_payloads = 1;
+    r.payload[0] = (gj_column){rp, 4, GJ_DT_INT};
+    s.rows = 4; s.key = (gj_column){sk, 4, GJ_DT_INT}; s.n_payloads = 1;
+    s.payload[0] = (gj_column){sp, 4, GJ_DT_INT};
+    assert_int_equal(gj_join_reference(&r, &s, &out, NULL), GJ_OK);
+    /* key 2: R rows 20, 21 x S row 200; key 3: R 30 x S 300, 301 */
+    assert_int_equal(out.rows, 4);
+    uint32_t ek[] = {2, 2, 3, 3}, er[] = {20, 21, 30, 30}, es[] = {200, 200, 300, 301};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(((uint32_t *)out.key.data)[i], ek[i]);
+        assert_int_equal(((uint32_t *)out.payload[0].data)[i], er[i]);
+        assert_int_equal(((uint32_t *)out.payload[1].data)[i], es[i]);
+    }
+    /* compare: equal to itself, unequal after changing one payload */
+    int eq = 0;
+    assert_int_equal(gj_join_compare(&out, &out, &eq, NULL), GJ_OK);
+    assert_true(eq);
+    gj_dtable ref2;
+    assert_int_equal(gj_join_reference(&r, &s, &ref2, NULL), GJ_OK);
+    ((uint32_t *)ref2.payload[1].data)[3] = 999;
+    assert_int_equal(gj_join_compare(&out, &ref2, &eq, NULL), GJ_OK);
+    assert_false(eq);
+    gj_htable_free(&ref2);
+    gj_htable_free(&out);
+}
+
+static void test_reference_empty_and_widths(void **state)
+{
+    (void)state;
+    uint64_t rk[] = {0xF000000000000001ULL}, sk[] = {0xF000000000000001ULL, 1};
+    gj_dtable r = {0}, s = {0}, out;
+    r.rows = 1; r.key = (gj_column){rk, 8, GJ_DT_INT};
+    s.rows = 2; s.key = (gj_column){sk, 8, GJ_DT_INT};
+    assert_int_equal(gj_join_reference(&r, &s, &out, NULL), GJ_OK);
+    assert_int_equal(out.rows, 1);
+    assert_true(((uint64_t *)out.key.data)[0] == 0xF000000000000001ULL);
+    gj_htable_free(&out);
+    r.rows = 0;
+    assert_int_equal(gj_join_reference(&r, &s, &out, NULL), GJ_OK);
+    assert_int_equal(out.rows, 0);
+    gj_htable_free(&out);
+    s.key.width = 4;
+    assert_int_equal(gj_join_reference(&r, &s, &out, NULL), GJ_ERR_INVALID);
+}
+
+static void test_exec_rejects_bad_arguments(void **state)
+{
+    (void)state;
+    gj_dtable r = {0}, s = {0}, out;
+    r.key.width = 4;
+    s.key.width = 4;
+    assert_int_equal(gj_join_exec(GJ_IMPL_HGB, &r, &s, NULL, &out, NULL, NULL), GJ_ERR_INVALID);
+    s.key.width = 8;
+    assert_int_equal(gj_join_exec(GJ_IMPL_PHJ_UR, &r, &s, NULL, &out, NULL, NULL), GJ_ERR_INVALID);
+    s.key.width = 4;
+    r.n_payloads = 9;
+    assert_int_equal(gj_join_exec(GJ_IMPL_SMJ_TR, &r, &s, NULL, &out, NULL, NULL), GJ_ERR_INVALID);
+    r.n_payloads = 1;
+    r.payload[0].width = 2;
+    assert_int_equal(gj_join_exec(GJ_IMPL_NPHJ, &r, &s, NULL, &out, NULL, NULL), GJ_ERR_INVALID);
+    assert_int_equal(gj_join_exec(GJ_IMPL_NPHJ, &r, &s, NULL, NULL, NULL, NULL), GJ_ERR_INVALID);
+}
+
+/* ---- GPU ---------------------------------------------------------------- */
+#define NEED_GPU() do { if (!have_gpu()) skip(); } while (0)
+
+static void test_gpu_empty_and_one(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 1;
+    pkfk_case(0, 0, 1, 4, 2, 2, W4, 0);
+    pkfk_case(0, 7, 1, 4, 1, 1, W4, 0);
+    pkfk_case(7, 0, 1, 8, 1, 1, W8, 0);
+    pkfk_case(1, 1, 1, 4, 2, 2, W4, 0); /* key 0 vs uniform [0, 2): may or may not match */
+    pkfk_case(1, 1, 0, 4, 2, 2, W4, 0);
+}
+
+static void test_gpu_odd_sizes(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 2;
+    const uint64_t sz[][2] = {{3, 5}, {1023, 1025}, {2047, 4097}, {4097, 4095},
+                              {4096 + 1, 8191}, {9001, 77777}, {100003, 50001}};
+    for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++)
+        pkfk_case(sz[i][0], sz[i][1], 1, 4, 2, 2, W4, 0);
+}
+
+static void test_gpu_2p20_generated(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    gj_workload w;
+    gj_dtable dr, ds, hr, hs;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    w.r_rows = w.s_rows = 1ULL << 20;
+    w.match_ratio = 0.75;
+    assert_int_equal(gj_join_generate(&w, 42, 0, &dr, &ds, NULL), GJ_OK);
+    assert_int_equal(gj_dtable_download(&dr, &hr, NULL), GJ_OK);
+    assert_int_equal(gj_dtable_download(&ds, &hs, NULL), GJ_OK);
+    check_all(&hr, &hs, UINT64_MAX);
+    gj_htable_free(&hr);
+    gj_htable_free(&hs);
+    gj_dtable_free(&dr);
+    gj_dtable_free(&ds);
+}
+
+static void test_gpu_zipf(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    const double z[] = {0.5, 1.0, 1.5};
+    for (int i = 0; i < 3; i++) {
+        gj_workload w;
+        gj_dtable dr, ds, hr, hs;
+        gj_workload_default(&w, GJ_OP_JOIN);
+        w.r_rows = 1ULL << 17;
+        w.s_rows = (1ULL << 18) + 3;
+        w.zipf = z[i];
+        assert_int_equal(gj_join_generate(&w, 7 + i, 0, &dr, &ds, NULL), GJ_OK);
+        assert_int_equal(gj_dtable_download(&dr, &hr, NULL), GJ_OK);
+        assert_int_equal(gj_dtable_download(&ds, &hs, NULL), GJ_OK);
+        check_all(&hr, &hs, w.s_rows); /* match ratio 1: every S row matches once */
+        gj_htable_free(&hr);
+        gj_htable_free(&hs);
+        gj_dtable_free(&dr);
+        gj_dtable_free(&ds);
+    }
+}
+
+static void test_gpu_many_to_many(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 3;
+    gj_dtable hr, hs;
+    /* duplicates on both sides over a small domain */
+    host_table(&hr, 30001, 4, 2, W4);
+    host_table(&hs, 20011, 4, 1, W4);
+    for (uint64_t i = 0; i < hr.rows; i++) hset(&hr.key, i, rnd() % 5003);
+    for (uint64_t i = 0; i < hs.rows; i++) hset(&hs.key, i, rnd() % 6007);
+    check_all(&hr, &hs, UINT64_MAX);
+    gj_htable_free(&hr);
+    gj_htable_free(&hs);
+    /* one key repeated 9000 times in R (more than a shared-memory chunk) */
+    host_table(&hr, 9100, 8, 1, W8);
+    host_table(&hs, 300, 8, 1, W4);
+    for (uint64_t i = 0; i < hr.rows; i++) hset(&hr.key, i, i < 9000 ? 77 : 100 + i);
+    for (uint64_t i = 0; i < hs.rows; i++) hset(&hs.key, i, i % 3 ? 77 : 100 + 9000 + i % 100);
+    check_all(&hr, &hs, 200ULL * 9000 + 100);
+    gj_htable_free(&hr);
+    gj_htable_free(&hs);
+}
+
+static void test_gpu_wide_keys_and_payloads(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 4;
+    pkfk_case(5000, 12345, 0.6, 8, 2, 3, WMIX, 0xF00000000000000FULL);
+    pkfk_case(70001, 70001, 1, 8, 1, 1, W8, 0xFFFFFFFF00000000ULL);
+    pkfk_case(3001, 6007, 1, 4, 8, 8, WMIX, 0);
+    pkfk_case(3001, 6007, 1, 4, 0, 0, W4, 0);
+    pkfk_case(3001, 6007, 1, 8, 0, 8, W8, 1ULL << 40);
+}
+
+static void test_gpu_match_ratio_zero(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 5;
+    pkfk_case(40000, 50000, 0, 4, 2, 2, W4, 0);
+    gj_workload w;
+    gj_dtable dr, ds, hr, hs;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    w.r_rows = w.s_rows = 1ULL << 16;
+    w.match_ratio = 0;
+    assert_int_equal(gj_join_generate(&w, 9, 0, &dr, &ds, NULL), GJ_OK);
+    assert_int_equal(gj_dtable_download(&dr, &hr, NULL), GJ_OK);
+    assert_int_equal(gj_dtable_download(&ds, &hs, NULL), GJ_OK);
+    check_all(&hr, &hs, 0);
+    gj_htable_free(&hr);
+    gj_htable_free(&hs);
+    gj_dtable_free(&dr);
+    gj_dtable_free(&ds);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reference_by_hand),
+        cmocka_unit_test(test_reference_empty_and_widths),
+        cmocka_unit_test(test_exec_rejects_bad_arguments),
+        cmocka_unit_test(test_gpu_empty_and_one),
+        cmocka_unit_test(test_gpu_odd_sizes),
+        cmocka_unit_test(test_gpu_2p20_generated),
+        cmocka_unit_test(test_gpu_zipf),
+        cmocka_unit_test(test_gpu_many_to_many),
+        cmocka_unit_test(test_gpu_wide_keys_and_payloads),
+        cmocka_unit_test(test_gpu_match_ratio_zero),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
