@@ -20,6 +20,9 @@
  *                aggregate: partition other payloads, per-chunk aggregation
  * Count-distinct and median (sort-based only) and the output sort of the
  * hash-based ones count under "aggregate". */
+extern "C" {
+#include "common/internal.h" /* C linkage: internal.h has no extern "C" guard */
+}
 #include "operators/common.cuh"
 #include "operators/groupby.h"
 #include "operators/groupby_kernels.cuh"

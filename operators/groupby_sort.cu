@@ -3,6 +3,9 @@
  * with groupby_api.cu. Closed set: keys and values are raw 4- or 8-byte
  * patterns (uint32/uint64), so 4 SortPairs instantiations serve every key
  * width, payload width and payload type. */
+extern "C" {
+#include "common/internal.h" /* C linkage: internal.h has no extern "C" guard */
+}
 #include "operators/common.cuh"
 #include "operators/groupby_sort.h"
 

@@ -1,0 +1,349 @@
+/* Group-by operators against the CPU reference (operators/groupby_ref.c) on
+ * seeded random inputs: 0 and 1 rows, g = 1, g = |R|, uniform and Zipf 1.5
+ * keys, 8-byte keys with high bits set, int/float 4/8-byte payloads, every
+ * aggregate, a wrong group-count hint (tables must grow), odd sizes around
+ * the PGB chunk size. Float sums: |gpu - ref| <= 1e-9 (|ref| + rows * 1e3)
+ * (both sum in double; only the order differs). GPU tests skip() without a
+ * device. The reference itself is checked by hand on a tiny table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gjadvise.h"
+#include "operators/groupby.h"
+
+static uint64_t rng_state;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int have_gpu(void)
+{
+    int n = 0;
+    return gj_gpu_count(&n, NULL) == GJ_OK && n > 0;
+}
+
+/* ---- the reference on a table small enough to check by hand ---- */
+static void test_ref_by_hand(void **state)
+{
+    (void)state;
+    uint32_t k[] = {7, 3, 7, 3, 9, 7};
+    int32_t v[] = {5, -2, 1, -2, 4, 3};
+    gj_htable t = {.rows = 6, .key_width = 4, .key = k, .n_payloads = 2};
+    t.payload_width[0] = t.payload_width[1] = 4;
+    t.payload[0] = t.payload[1] = v;
+    gj_agg aggs[] = {GJ_AGG_SUM, GJ_AGG_MAX};
+    gj_href r;
+    assert_int_equal(gj_groupby_ref(&t, 2, aggs, &r, NULL), GJ_OK);
+    assert_int_equal(r.groups, 3);
+    assert_int_equal(r.key[0], 3);
+    assert_int_equal(r.key[1], 7);
+    assert_int_equal(r.key[2], 9);
+    assert_int_equal(((int64_t *)r.agg[0])[0], -4);
+    assert_int_equal(((int64_t *)r.agg[0])[1], 9);
+    assert_int_equal(((int32_t *)r.agg[1])[1], 5);
+    gj_groupby_ref_free(&r);
+    gj_agg med[] = {GJ_AGG_MEDIAN, GJ_AGG_COUNT_DISTINCT};
+    assert_int_equal(gj_groupby_ref(&t, 2, med, &r, NULL), GJ_OK);
+    assert_true(((double *)r.agg[0])[0] == -2.0);
+    assert_true(((double *)r.agg[0])[1] == 3.0);
+    assert_int_equal(((uint64_t *)r.agg[1])[0], 1);
+    assert_int_equal(((uint64_t *)r.agg[1])[1], 3);
+    gj_groupby_ref_free(&r);
+}
+
+static void test_supports(void **state)
+{
+    (void)state;
+    assert_true(gj_groupby_supports(GJ_IMPL_HGB, GJ_AGG_MAX));
+    assert_false(gj_groupby_supports(GJ_IMPL_HGB, GJ_AGG_MEDIAN));
+    assert_false(gj_groupby_supports(GJ_IMPL_PGB_TR, GJ_AGG_COUNT_DISTINCT));
+    assert_true(gj_groupby_supports(GJ_IMPL_SGB_DE_TR, GJ_AGG_MEDIAN));
+    assert_false(gj_groupby_supports(GJ_IMPL_PHJ_UR, GJ_AGG_SUM));
+}
+
+/* ---- one case ---- */
+typedef struct gcase {
+    const char *name;
+    uint64_t n, g;        /* rows, key domain                          */
+    uint64_t hint;        /* workload.groups given to the operator     */
+    int kw;               /* key width                                 */
+    uint64_t key_offset;  /* added to every key (8-byte high bits)     */
+    double zipf;          /* 0: uniform                                */
+    int perm;             /* keys are a permutation of 0..n-1 (g = n)  */
+    int n_aggs;
+    gj_agg aggs[GJ_MAX_AGGS];
+    int pw[GJ_MAX_AGGS];
+    gj_dtype pt[GJ_MAX_AGGS];
+    int sorted;
+} gcase;
+
+static void make_keys(const gcase *c, void *keys)
+{
+    double *cdf = NULL;
+    if (c->zipf > 0) {
+        cdf = malloc(c->g * sizeof *cdf);
+        double s = 0;
+        for (uint64_t r = 0; r < c->g; r++) cdf[r] = (s += pow((double)(r + 1), -c->zipf));
+        for (uint64_t r = 0; r < c->g; r++) cdf[r] /= s;
+    }
+    for (uint64_t i = 0; i < c->n; i++) {
+        uint64_t k;
+        if (c->perm) k = i;
+        else if (cdf) {
+            double u = (double)(rnd() >> 11) / 9007199254740992.0;
+            uint64_t lo = 0, hi = c->g - 1;
+            while (lo < hi) { uint64_t m = (lo + hi) / 2; if (cdf[m] < u) lo = m + 1; else hi = m; }
+            k = (lo * 2654435761ull) % c->g; /* hot ranks spread over the key range */
+        } else k = rnd() % c->g;
+        k += c->key_offset;
+        if (c->kw == 4) ((uint32_t *)keys)[i] = (uint32_t)k; else ((uint64_t *)keys)[i] = k;
+    }
+    if (c->perm) /* shuffle */
+        for (uint64_t i = c->n; i > 1; i--) {
+            uint64_t j = rnd() % i;
+            if (c->kw == 4) { uint32_t *a = keys, x = a[i - 1]; a[i - 1] = a[j]; a[j] = x; }
+            else { uint64_t *a = keys, x = a[i - 1]; a[i - 1] = a[j]; a[j] = x; }
+        }
+    free(cdf);
+}
+
+static void make_vals(int w, gj_dtype t, uint64_t n, void *v)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t r = rnd();
+        if (t == GJ_DT_FLOAT) {
+            double d = ((double)(r >> 11) / 9007199254740992.0) * 2000.0 - 1000.0;
+            if (w == 4) ((float *)v)[i] = (float)d; else ((double *)v)[i] = d;
+        } else if (w == 4) ((int32_t *)v)[i] = (int32_t)(r % 2001) - 1000; /* duplicates for count-distinct */
+        else ((int64_t *)v)[i] = (int64_t)r;
+    }
+}
+
+typedef struct hres { uint64_t key; uint64_t idx; } hres;
+static int cmp_hres(const void *a, const void *b)
+{
+    uint64_t x = ((const hres *)a)->key, y = ((const hres *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+static int run_case(gj_impl impl, const gcase *c)
+{
+    int bad = 0;
+    uint64_t n = c->n;
+    size_t nb = (n ? n : 1);
+    void *hkey = malloc(nb * c->kw), *hval[GJ_MAX_AGGS] = {0};
+    gj_dtable dt = {.rows = n, .key = {.width = c->kw}, .n_payloads = c->n_aggs};
+    gj_htable ht = {.rows = n, .key_width = c->kw, .key = hkey, .n_payloads = c->n_aggs};
+    make_keys(c, hkey);
+    assert_int_equal(cudaMalloc(&dt.key.data, nb * c->kw), cudaSuccess);
+    assert_int_equal(cudaMemcpy(dt.key.data, hkey, n * c->kw, cudaMemcpyHostToDevice), cudaSuccess);
+    for (int i = 0; i < c->n_aggs; i++) {
+        hval[i] = malloc(nb * c->pw[i]);
+        make_vals(c->pw[i], c->pt[i], n, hval[i]);
+        ht.payload_width[i] = dt.payload[i].width = c->pw[i];
+        ht.payload_type[i] = dt.payload[i].type = c->pt[i];
+        ht.payload[i] = hval[i];
+        assert_int_equal(cudaMalloc(&dt.payload[i].data, nb * c->pw[i]), cudaSuccess);
+        assert_int_equal(cudaMemcpy(dt.payload[i].data, hval[i], n * c->pw[i], cudaMemcpyHostToDevice), cudaSuccess);
+    }
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    w.key_bytes = c->kw;
+    w.rows = n;
+    w.groups = c->hint;
+    w.n_aggs = c->n_aggs;
+    memcpy(w.aggs, c->aggs, sizeof w.aggs);
+    w.sorted_output = c->sorted;
+    gj_href ref;
+    assert_int_equal(gj_groupby_ref(&ht, c->n_aggs, c->aggs, &ref, NULL), GJ_OK);
+
+    gj_ctx *ctx;
+    assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
+    gj_groupby_out out;
+    gj_timing t;
+    int rc = gj_groupby_execute(impl, &dt, &w, NULL, &out, &t, ctx);
+    if (rc != GJ_OK) {
+        print_error("%s %s: rc=%d %s\n", gj_impl_name(impl), c->name, rc, gj_ctx_errmsg(ctx));
+        bad = 1;
+        goto done;
+    }
+    if (t.n_phases != 2 || strcmp(t.name[0], "group") || strcmp(t.name[1], "aggregate")) bad = 1;
+    if (out.groups != ref.groups) {
+        print_error("%s %s: groups %llu, reference %llu\n", gj_impl_name(impl), c->name,
+                    (unsigned long long)out.groups, (unsigned long long)ref.groups);
+        bad = 1;
+        goto done;
+    }
+    {
+        uint64_t g = out.groups;
+        size_t gb = g ? g : 1;
+        void *ok = malloc(gb * c->kw), *oa[GJ_MAX_AGGS];
+        hres *ord = malloc(gb * sizeof *ord);
+        assert_int_equal(cudaMemcpy(ok, out.key.data, g * c->kw, cudaMemcpyDeviceToHost), cudaSuccess);
+        for (int i = 0; i < c->n_aggs; i++) {
+            if (out.agg[i].width != ref.width[i] || out.agg[i].type != ref.type[i]) bad = 1;
+            oa[i] = malloc(gb * 8);
+            assert_int_equal(cudaMemcpy(oa[i], out.agg[i].data, g * out.agg[i].width, cudaMemcpyDeviceToHost), cudaSuccess);
+        }
+        for (uint64_t r = 0; r < g; r++) {
+            ord[r].key = c->kw == 4 ? ((uint32_t *)ok)[r] : ((uint64_t *)ok)[r];
+            ord[r].idx = r;
+        }
+        if (c->sorted)
+            for (uint64_t r = 1; r < g; r++)
+                if (ord[r - 1].key >= ord[r].key) { bad = 1; print_error("%s %s: output not sorted\n", gj_impl_name(impl), c->name); break; }
+        qsort(ord, g, sizeof *ord, cmp_hres);
+        for (uint64_t r = 0; r < g && bad < 5; r++) {
+            if (ord[r].key != ref.key[r]) {
+                print_error("%s %s: row %llu key %llx, reference %llx\n", gj_impl_name(impl), c->name,
+                            (unsigned long long)r, (unsigned long long)ord[r].key, (unsigned long long)ref.key[r]);
+                bad++;
+                continue;
+            }
+            for (int i = 0; i < c->n_aggs; i++) {
+                int wdt = ref.width[i];
+                const uint8_t *gp = (const uint8_t *)oa[i] + ord[r].idx * wdt, *rp = (const uint8_t *)ref.agg[i] + r * wdt;
+                int same;
+                if (ref.type[i] == GJ_DT_FLOAT && (c->aggs[i] == GJ_AGG_SUM || c->aggs[i] == GJ_AGG_AVG)) {
+                    double a, b;
+                    memcpy(&a, gp, 8);
+                    memcpy(&b, rp, 8);
+                    same = fabs(a - b) <= 1e-9 * (fabs(b) + (double)n * 1e3);
+                } else if (c->aggs[i] == GJ_AGG_AVG) { /* integer avg: sums exact, one division */
+                    double a, b;
+                    memcpy(&a, gp, 8);
+                    memcpy(&b, rp, 8);
+                    same = fabs(a - b) <= 1e-12 * fabs(b) + 1e-12;
+                } else same = !memcmp(gp, rp, wdt);
+                if (!same) {
+                    print_error("%s %s: key %llx agg %d (%s) differs\n", gj_impl_name(impl), c->name,
+                                (unsigned long long)ref.key[r], i, gj_agg_name(c->aggs[i]));
+                    bad++;
+                }
+            }
+        }
+        free(ok);
+        free(ord);
+        for (int i = 0; i < c->n_aggs; i++) free(oa[i]);
+    }
+done:
+    gj_groupby_out_free(&out);
+    gj_groupby_ref_free(&ref);
+    gj_ctx_free(ctx);
+    cudaFree(dt.key.data);
+    for (int i = 0; i < c->n_aggs; i++) { cudaFree(dt.payload[i].data); free(hval[i]); }
+    free(hkey);
+    return bad;
+}
+
+static const gj_impl IMPLS[] = {GJ_IMPL_HGB, GJ_IMPL_SGB_UR, GJ_IMPL_SGB_TR, GJ_IMPL_SGB_DE_TR,
+                                GJ_IMPL_PGB_UR, GJ_IMPL_PGB_TR, GJ_IMPL_HASH_GLOBAL};
+#define NIMPL ((int)(sizeof IMPLS / sizeof IMPLS[0]))
+
+#define MAXMAX {GJ_AGG_MAX, GJ_AGG_MAX}, {4, 4}, {GJ_DT_INT, GJ_DT_INT}
+#define ALL5 {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MAX, GJ_AGG_COUNT, GJ_AGG_AVG}, {4, 4, 8, 4, 8}, \
+    {GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT}
+#define FLT5 {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MAX, GJ_AGG_AVG, GJ_AGG_SUM}, {4, 8, 4, 4, 8}, \
+    {GJ_DT_FLOAT, GJ_DT_FLOAT, GJ_DT_FLOAT, GJ_DT_INT, GJ_DT_FLOAT}
+
+static const gcase CASES[] = {
+    {"rows=0", 0, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"rows=1", 1, 1, 1, 4, 0, 0, 0, 5, ALL5, 0},
+    {"g=1", 100000, 1, 1, 4, 0, 0, 0, 5, ALL5, 0},
+    {"g=|R| perm", 70001, 70001, 70001, 4, 0, 0, 1, 2, MAXMAX, 0},
+    {"uniform g=100 all aggs", 200003, 100, 100, 4, 0, 0, 0, 5, ALL5, 0},
+    {"uniform g=5000 floats sorted", 300000, 5000, 5000, 4, 0, 0, 0, 5, FLT5, 1},
+    {"uniform g=150000 (PGB partitions)", 400000, 150000, 150000, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"zipf 1.5 g=4096", 250000, 4096, 4096, 4, 0, 1.5, 0, 5, ALL5, 0},
+    {"8-byte keys high bits g=3000", 120000, 3000, 3000, 8, 0xFFFF000000000000ull, 0, 0, 5, ALL5, 1},
+    {"8-byte keys g=|R|", 50000, 50000, 50000, 8, 0xABCD000000000000ull, 0, 1, 2, MAXMAX, 0},
+    {"hint 1, real 60000", 200000, 60000, 1, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"odd size 3*4096+1 g=700", 3 * 4096 + 1, 700, 700, 4, 0, 0, 0, 2, MAXMAX, 0},
+};
+#define NCASE ((int)(sizeof CASES / sizeof CASES[0]))
+
+static void test_all_impls(void **state)
+{
+    (void)state;
+    if (!have_gpu()) skip();
+    int bad = 0;
+    for (int c = 0; c < NCASE; c++)
+        for (int i = 0; i < NIMPL; i++) {
+            rng_state = 1000 + (uint64_t)c; /* same data for every implementation */
+            int b = run_case(IMPLS[i], &CASES[c]);
+            if (b) print_error("FAIL %s %s\n", gj_impl_name(IMPLS[i]), CASES[c].name);
+            bad += b;
+        }
+    assert_int_equal(bad, 0);
+}
+
+/* count-distinct and median: sort-based only */
+static void test_sort_only_aggs(void **state)
+{
+    (void)state;
+    if (!have_gpu()) skip();
+    gcase c = {"median+countd", 100000, 777, 777, 4, 0, 0, 0, 4,
+               {GJ_AGG_MEDIAN, GJ_AGG_COUNT_DISTINCT, GJ_AGG_MEDIAN, GJ_AGG_SUM},
+               {4, 4, 8, 4}, {GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT}, 0};
+    gcase c8 = c;
+    c8.kw = 8;
+    c8.key_offset = 0xFFFFFFFF00000000ull;
+    c8.name = "median+countd 8-byte";
+    int bad = 0;
+    const gj_impl sorts[] = {GJ_IMPL_SGB_UR, GJ_IMPL_SGB_TR, GJ_IMPL_SGB_DE_TR};
+    for (int i = 0; i < 3; i++) {
+        rng_state = 77;
+        bad += run_case(sorts[i], &c);
+        rng_state = 78;
+        bad += run_case(sorts[i], &c8);
+    }
+    assert_int_equal(bad, 0);
+    /* the hash-based ones refuse */
+    gj_dtable dt = {.rows = 10, .key = {.width = 4}, .n_payloads = 1};
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    w.n_aggs = 1;
+    w.aggs[0] = GJ_AGG_MEDIAN;
+    gj_groupby_out out;
+    assert_int_equal(gj_groupby_execute(GJ_IMPL_HGB, &dt, &w, NULL, &out, NULL, NULL), GJ_ERR_UNSUPPORTED);
+}
+
+static void test_bad_args(void **state)
+{
+    (void)state;
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    gj_dtable dt = {.rows = 10, .key = {.width = 3}};
+    gj_groupby_out out;
+    assert_int_equal(gj_groupby_execute(GJ_IMPL_HGB, NULL, &w, NULL, &out, NULL, NULL), GJ_ERR_INVALID);
+    assert_int_equal(gj_groupby_execute(GJ_IMPL_PHJ_UR, &dt, &w, NULL, &out, NULL, NULL), GJ_ERR_INVALID);
+    assert_int_equal(gj_groupby_execute(GJ_IMPL_HGB, &dt, &w, NULL, &out, NULL, NULL), GJ_ERR_INVALID);
+    dt.key.width = 4; /* max,max but no payload columns */
+    assert_int_equal(gj_groupby_execute(GJ_IMPL_HGB, &dt, &w, NULL, &out, NULL, NULL), GJ_ERR_INVALID);
+    gj_groupby_out_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ref_by_hand),
+        cmocka_unit_test(test_supports),
+        cmocka_unit_test(test_bad_args),
+        cmocka_unit_test(test_all_impls),
+        cmocka_unit_test(test_sort_only_aggs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
