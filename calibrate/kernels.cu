@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(kThreads) k_seq_read(const uint4 *__restrict__
         uint4 v = a[i];
         acc ^= v.x ^ v.y ^ v.z ^ v.w;
     }
-    atomicXor(sink, acc); /* one per thread: keeps the loads, costs nothing */
+    if (acc == 0x9e3779b9u) atomicAdd(sink, 1u); /* keeps the loads, almost never taken */
 }
 
 __global__ void __launch_bounds__(kThreads) k_seq_write(uint4 *__restrict__ a, uint64_t n, uint32_t v)
