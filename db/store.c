@@ -3,6 +3,7 @@
 #include "db/store.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,7 @@ static int dir_writable(const char *path)
 {
     char dir[4096];
     dir_of(path, dir, sizeof dir);
-    return access(dir, W_OK) == 0;
+    return faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) == 0;   /* effective ids */
 }
 
 int gj_db_fail(gj_db *db, int src, gj_ctx *ctx, const char *what)
@@ -132,12 +133,20 @@ int gj_db_begin(gj_db *db, gj_ctx *ctx)
     if (db->readonly)
         return gj_seterr(ctx, GJ_ERR_DB_READONLY, "%s: opened read-only (GJ_DB_OPEN_READONLY)",
                          db->path);
-    return exec_sql(db, "BEGIN IMMEDIATE", ctx, "starting a write transaction");
+    int rc = exec_sql(db, "BEGIN IMMEDIATE", ctx, "starting a write transaction");
+    /* Trust but verify: writing outside a transaction would not be all or
+     * nothing. */
+    if (rc == GJ_OK && sqlite3_get_autocommit(db->db))
+        rc = gj_seterr(ctx, GJ_ERR_DB, "%s: BEGIN IMMEDIATE did not start a transaction",
+                       db->path);
+    return rc;
 }
 
 int gj_db_commit(gj_db *db, gj_ctx *ctx)
 {
     int rc = exec_sql(db, "COMMIT", ctx, "committing");
+    if (rc == GJ_OK && !sqlite3_get_autocommit(db->db))
+        rc = gj_seterr(ctx, GJ_ERR_DB, "%s: COMMIT left the transaction open", db->path);
     if (rc != GJ_OK) gj_db_rollback(db);
     return rc;
 }
