@@ -119,6 +119,7 @@ int gj_db_fail(gj_db *db, int src, gj_ctx *ctx, const char *what)
     const char *hint = "";
     if (code == GJ_ERR_DB_LOCKED) hint = " (another gjadvise or sqlite3 holds it; retry later)";
     else if (code == GJ_ERR_DB_READONLY) hint = " (check the permissions of the file and its folder)";
+    else if (code == GJ_ERR_DB_CORRUPT) hint = " (not a gjadvise store, or damaged; left untouched)";
     return gj_seterr(ctx, code, "%s: %s: %s (SQLite code %d)%s", db->path, what, msg, src, hint);
 }
 
