@@ -40,17 +40,18 @@ static uint64_t colget(const gj_column *c, uint64_t i)
     return c->width == 4 ? ((const uint32_t *)c->data)[i] : ((const uint64_t *)c->data)[i];
 }
 /* order-independent checksum of a device table's rows */
-static uint64_t checksum(const gj_dtable *d)
+static uint64_t checksum(const gj_join_out *d)
 {
-    gj_dtable h;
+    gj_join_out h;
     uint64_t sum = 0;
-    if (gj_dtable_download(d, &h, NULL) != GJ_OK) return 0;
+    if (gj_join_out_download(d, &h, NULL) != GJ_OK) return 0;
     for (uint64_t i = 0; i < h.rows; i++) {
         uint64_t x = mix(colget(&h.key, i));
-        for (int c = 0; c < h.n_payloads; c++) x = mix(x ^ colget(&h.payload[c], i));
+        for (int c = 0; c < h.r_payloads; c++) x = mix(x ^ colget(&h.r[c], i));
+        for (int c = 0; c < h.s_payloads; c++) x = mix(x ^ colget(&h.s[c], i) ^ 0x5555);
         sum += x;
     }
-    gj_htable_free(&h);
+    gj_join_out_free_host(&h);
     return sum;
 }
 
@@ -127,7 +128,7 @@ int main(int argc, char **argv)
         for (int ii = 0; ii < 5; ii++) {
             double ph[3][64], tot[64];
             gj_timing t;
-            gj_dtable out;
+            gj_join_out out;
             uint64_t rows = 0, peak = 0;
             int ok = 1;
             for (int k = -1; k < repeat && k < 64; k++) {
@@ -148,7 +149,7 @@ int main(int argc, char **argv)
                     if (!have_ref) { ref_sum = sum; have_ref = 1; }
                     ok = sum == ref_sum ? 2 : -1;
                 }
-                gj_dtable_free(&out);
+                gj_join_out_free(&out);
             }
             if (!ok) continue;
             double out_bytes = (double)rows * (w.key_bytes + (w.r_payloads + w.s_payloads) * w.payload_bytes);

@@ -511,15 +511,34 @@ typedef struct gj_timing {
 /* R is the build side, S the probe side; inner equi-join on the key column.
  * Keys of both sides must have the same width (4 or 8 bytes, compared as
  * unsigned integers). Payload columns: 0..GJ_MAX_PAYLOADS per side, each 4
- * or 8 bytes. Rows per side at most 2^32 - 1. Output table: the key, then
- * R's payload columns, then S's, in no particular row order; many-to-many
- * joins give every matching pair (exact size, allocated once). */
+ * or 8 bytes. Rows per side at most 2^32 - 1. Output: the key, R's payload
+ * columns and S's, in no particular row order; many-to-many joins give every
+ * matching pair (exact size, allocated once). */
+
+/* Output of a join (device or host memory, as the producing call says). */
+typedef struct gj_join_out {
+    uint64_t rows;
+    gj_column key;                    /* the join key, R's key width        */
+    int r_payloads, s_payloads;
+    gj_column r[GJ_MAX_PAYLOADS];     /* R's payload columns, in R's order  */
+    gj_column s[GJ_MAX_PAYLOADS];     /* S's payload columns                */
+} gj_join_out;
+
+/* Free a device join output (cudaFree) and zero it; NULL accepted. */
+void gj_join_out_free(gj_join_out *o);
+/* Copy a device join output to host memory ([out] h, malloc'd columns, free
+ * with gj_join_out_free_host). Synchronises. GJ_OK, GJ_ERR_NOMEM, GJ_ERR_CUDA. */
+int gj_join_out_download(const gj_join_out *d, gj_join_out *h, gj_ctx *ctx);
+/* Free a host join output; NULL accepted. */
+void gj_join_out_free_host(gj_join_out *h);
 
 /* Run one join implementation (PHJ-UR, PHJ-TR, SMJ-UR, SMJ-TR or NPHJ).
  * [in]  impl, r, s: device tables (not modified; NULL data allowed when
  *       rows = 0). stream: a cudaStream_t, NULL for the default stream.
- * [out] out: device table; the library allocates its columns (cudaMalloc),
- *       the caller frees them with gj_dtable_free. Zero-filled on error.
+ * [out] out: device columns allocated by the library (stream-ordered
+ *       cudaMallocAsync from the default pool, whose release threshold the
+ *       call raises so repeated runs reuse memory); the caller frees them
+ *       with gj_join_out_free. Zero-filled on error.
  * [out] timing (may be NULL): phases "transform", "match", "materialize"
  *       (CUDA events; GFTR's payload partitioning counts as transform here,
  *       see operators/JOIN.md), total, and peak device bytes the call held
@@ -529,7 +548,7 @@ typedef struct gj_timing {
  * rows), GJ_ERR_INFEASIBLE (device memory exhausted), GJ_ERR_CUDA,
  * GJ_ERR_NODEVICE. */
 int gj_join_exec(gj_impl impl, const gj_dtable *r, const gj_dtable *s, void *stream,
-                 gj_dtable *out, gj_timing *timing, gj_ctx *ctx);
+                 gj_join_out *out, gj_timing *timing, gj_ctx *ctx);
 
 /* Ask the advisor (gj_advise with profile p) which join to run, then run it.
  * [in]  w: the workload as the optimizer sees it (match ratio, skew); NULL
@@ -537,7 +556,7 @@ int gj_join_exec(gj_impl impl, const gj_dtable *r, const gj_dtable *s, void *str
  * [out] plan (may be NULL): the advisor's answer; out, timing as gj_join_exec.
  * Returns gj_advise's and gj_join_exec's codes. Synchronises. */
 int gj_join_auto(const gj_workload *w, const gj_profile *p, const gj_dtable *r,
-                 const gj_dtable *s, void *stream, gj_plan *plan, gj_dtable *out,
+                 const gj_dtable *s, void *stream, gj_plan *plan, gj_join_out *out,
                  gj_timing *timing, gj_ctx *ctx);
 
 /* Generate a join workload on the GPU as paper 000 Sec. 5.1.1 / 5.1.6 do:
@@ -558,20 +577,20 @@ void gj_dtable_free(gj_dtable *t);
  * free with gj_htable_free. Synchronises. Returns GJ_OK, GJ_ERR_NOMEM,
  * GJ_ERR_CUDA. */
 int gj_dtable_download(const gj_dtable *d, gj_dtable *h, gj_ctx *ctx);
-/* Free a host table from gj_dtable_download / gj_join_reference; NULL ok. */
+/* Free a host table from gj_dtable_download; NULL accepted. */
 void gj_htable_free(gj_dtable *h);
 
 /* CPU reference join of host tables (sort both sides, merge, cross product
  * of equal-key runs), rows in canonical order (ascending by key, then the
- * payload bit patterns). [out] out: host table, free with gj_htable_free.
- * Returns GJ_OK, GJ_ERR_INVALID, GJ_ERR_NOMEM. */
-int gj_join_reference(const gj_dtable *r, const gj_dtable *s, gj_dtable *out, gj_ctx *ctx);
+ * payload bit patterns). [out] out: host columns, free with
+ * gj_join_out_free_host. Returns GJ_OK, GJ_ERR_INVALID, GJ_ERR_NOMEM. */
+int gj_join_reference(const gj_dtable *r, const gj_dtable *s, gj_join_out *out, gj_ctx *ctx);
 
 /* Compare two host join outputs as multisets of rows (sorted copies are
  * compared; a and b are not modified). [out] *equal 1 or 0; when 0, ctx
  * says where they first differ. Returns GJ_OK, GJ_ERR_INVALID (shapes
  * differ), GJ_ERR_NOMEM. */
-int gj_join_compare(const gj_dtable *a, const gj_dtable *b, int *equal, gj_ctx *ctx);
+int gj_join_compare(const gj_join_out *a, const gj_join_out *b, int *equal, gj_ctx *ctx);
 
 /* ------------------------------------------------------------------------ */
 /* Calibration (calibrate/): measure the local GPU's parameters             */

@@ -86,7 +86,7 @@ int grid_for(u64 n, int threads)
 struct Job {
     gj_impl impl;
     const gj_dtable *r, *s;
-    gj_dtable *out;
+    gj_join_out *out;
     Mem mem;
     void *tmp;
     size_t tmp_bytes;
@@ -213,7 +213,7 @@ template <typename K>
 int alloc_output(Job *j, u64 rows, const Side *r, const Side *s, Emit *e)
 {
     int rc = GJ_OK;
-    gj_dtable *o = j->out;
+    gj_join_out *o = j->out;
     memset(e, 0, sizeof *e);
     o->rows = rows;
     o->key.width = (int)sizeof(K);
@@ -224,21 +224,21 @@ int alloc_output(Job *j, u64 rows, const Side *r, const Side *s, Emit *e)
     e->s_ids = s->ids;
     e->pr = j->r->n_payloads;
     e->ps = j->s->n_payloads;
-    o->n_payloads = e->pr + e->ps;
-    for (int c = 0; c < e->pr + e->ps; c++) {
-        const gj_column *src = c < e->pr ? &j->r->payload[c] : &j->s->payload[c - e->pr];
-        o->payload[c].width = src->width;
-        o->payload[c].type = src->type;
-        JCUDA(mem_alloc(&j->mem, &o->payload[c].data, rows * src->width));
-        if (c < e->pr) {
-            e->rsrc[c] = r->pay[c];
-            e->rdst[c] = o->payload[c].data;
-            e->rw[c] = src->width;
-        } else {
-            e->ssrc[c - e->pr] = s->pay[c - e->pr];
-            e->sdst[c - e->pr] = o->payload[c].data;
-            e->sw[c - e->pr] = src->width;
-        }
+    o->r_payloads = e->pr;
+    o->s_payloads = e->ps;
+    for (int c = 0; c < e->pr; c++) {
+        o->r[c] = j->r->payload[c];
+        JCUDA(mem_alloc(&j->mem, &o->r[c].data, rows * o->r[c].width));
+        e->rsrc[c] = r->pay[c];
+        e->rdst[c] = o->r[c].data;
+        e->rw[c] = o->r[c].width;
+    }
+    for (int c = 0; c < e->ps; c++) {
+        o->s[c] = j->s->payload[c];
+        JCUDA(mem_alloc(&j->mem, &o->s[c].data, rows * o->s[c].width));
+        e->ssrc[c] = s->pay[c];
+        e->sdst[c] = o->s[c].data;
+        e->sw[c] = o->s[c].width;
     }
 done:
     return rc;
@@ -469,7 +469,7 @@ int check_table(const gj_dtable *t, const char *name, gj_ctx *ctx)
 } // namespace
 
 extern "C" int gj_join_exec(gj_impl impl, const gj_dtable *r, const gj_dtable *s, void *stream,
-                            gj_dtable *out, gj_timing *timing, gj_ctx *ctx)
+                            gj_join_out *out, gj_timing *timing, gj_ctx *ctx)
 {
     int rc = GJ_OK, ngpu = 0, timer_ok = 0;
     gj_phase_timer tm;
@@ -518,7 +518,8 @@ extern "C" int gj_join_exec(gj_impl impl, const gj_dtable *r, const gj_dtable *s
     if (rc != GJ_OK) goto done;
     /* hand the output over, free the rest, then read the clocks */
     mem_detach(&j->mem, out->key.data, 0);
-    for (int c = 0; c < out->n_payloads; c++) mem_detach(&j->mem, out->payload[c].data, 0);
+    for (int c = 0; c < out->r_payloads; c++) mem_detach(&j->mem, out->r[c].data, 0);
+    for (int c = 0; c < out->s_payloads; c++) mem_detach(&j->mem, out->s[c].data, 0);
     mem_release(&j->mem);
     if (timing) {
         GJ_CUDA(gj_timer_read(&tm, timing));

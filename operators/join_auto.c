@@ -5,7 +5,7 @@
 #include <string.h>
 
 int gj_join_auto(const gj_workload *w, const gj_profile *p, const gj_dtable *r,
-                 const gj_dtable *s, void *stream, gj_plan *plan, gj_dtable *out,
+                 const gj_dtable *s, void *stream, gj_plan *plan, gj_join_out *out,
                  gj_timing *timing, gj_ctx *ctx)
 {
     int rc = GJ_OK;

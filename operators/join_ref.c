@@ -42,29 +42,55 @@ static uint64_t *widen(const gj_dtable *t)
     return m;
 }
 
-static int alloc_host(gj_dtable *o, uint64_t rows, int kw, const gj_dtable *r, const gj_dtable *s)
+static int alloc_host(gj_join_out *o, uint64_t rows, int kw, const gj_dtable *r, const gj_dtable *s)
 {
     memset(o, 0, sizeof *o);
     o->rows = rows;
     o->key.width = kw;
     o->key.data = malloc(rows * kw + 1);
     if (!o->key.data) return -1;
-    for (int c = 0; c < r->n_payloads + s->n_payloads; c++) {
-        o->payload[c] = c < r->n_payloads ? r->payload[c] : s->payload[c - r->n_payloads];
-        o->payload[c].data = malloc(rows * o->payload[c].width + 1);
-        o->n_payloads = c + 1;
-        if (!o->payload[c].data) return -1;
+    for (int c = 0; c < r->n_payloads; c++) {
+        o->r[c] = r->payload[c];
+        o->r[c].data = malloc(rows * o->r[c].width + 1);
+        o->r_payloads = c + 1;
+        if (!o->r[c].data) return -1;
+    }
+    for (int c = 0; c < s->n_payloads; c++) {
+        o->s[c] = s->payload[c];
+        o->s[c].data = malloc(rows * o->s[c].width + 1);
+        o->s_payloads = c + 1;
+        if (!o->s[c].data) return -1;
     }
     return 0;
 }
 
-int gj_join_reference(const gj_dtable *r, const gj_dtable *s, gj_dtable *out, gj_ctx *ctx)
+/* column c of a join output: 0 key, then R payloads, then S payloads */
+static gj_column *out_col(gj_join_out *o, int c)
+{
+    if (c == 0) return &o->key;
+    return c <= o->r_payloads ? &o->r[c - 1] : &o->s[c - 1 - o->r_payloads];
+}
+
+/* widen a join output into rows of 1 + r + s uint64_t */
+static uint64_t *widen_out(const gj_join_out *o)
+{
+    size_t w = 1 + (size_t)o->r_payloads + (size_t)o->s_payloads;
+    uint64_t *m = malloc((o->rows ? o->rows : 1) * w * sizeof *m);
+    if (!m) return NULL;
+    for (size_t c = 0; c < w; c++) {
+        const gj_column *col = out_col((gj_join_out *)o, (int)c);
+        for (uint64_t i = 0; i < o->rows; i++) m[i * w + c] = get(col, i);
+    }
+    return m;
+}
+
+int gj_join_reference(const gj_dtable *r, const gj_dtable *s, gj_join_out *out, gj_ctx *ctx)
 {
     int rc = GJ_OK;
     uint64_t *rm = NULL, *sm = NULL, *om = NULL;
     if (!r || !s || !out) return gj_seterr(ctx, GJ_ERR_INVALID, "table is NULL");
     memset(out, 0, sizeof *out);
-    if (r->key.width != s->key.width || r->n_payloads + s->n_payloads > GJ_MAX_PAYLOADS * 2 ||
+    if (r->key.width != s->key.width || r->n_payloads < 0 || s->n_payloads < 0 ||
         r->n_payloads > GJ_MAX_PAYLOADS || s->n_payloads > GJ_MAX_PAYLOADS)
         return gj_seterr(ctx, GJ_ERR_INVALID, "key widths or payload counts invalid");
     const size_t rw = 1 + (size_t)r->n_payloads, sw = 1 + (size_t)s->n_payloads;
@@ -109,8 +135,7 @@ int gj_join_reference(const gj_dtable *r, const gj_dtable *s, gj_dtable *out, gj
     qsort(om, n, ow * sizeof *om, cmp_rows);
     if (alloc_host(out, n, r->key.width, r, s)) goto nomem;
     for (uint64_t i = 0; i < n; i++) {
-        put(&out->key, i, om[i * ow]);
-        for (int c = 0; c < out->n_payloads; c++) put(&out->payload[c], i, om[i * ow + 1 + c]);
+        for (size_t c = 0; c < ow; c++) put(out_col(out, (int)c), i, om[i * ow + c]);
     }
     goto done;
 nomem:
@@ -119,30 +144,32 @@ done:
     free(rm);
     free(sm);
     free(om);
-    if (rc != GJ_OK) gj_htable_free(out);
+    if (rc != GJ_OK) gj_join_out_free_host(out);
     return rc;
 }
 
-int gj_join_compare(const gj_dtable *a, const gj_dtable *b, int *equal, gj_ctx *ctx)
+int gj_join_compare(const gj_join_out *a, const gj_join_out *b, int *equal, gj_ctx *ctx)
 {
     int rc = GJ_OK;
     uint64_t *am = NULL, *bm = NULL;
     if (!a || !b || !equal) return gj_seterr(ctx, GJ_ERR_INVALID, "argument is NULL");
     *equal = 0;
-    if (a->n_payloads != b->n_payloads || a->key.width != b->key.width)
-        return gj_seterr(ctx, GJ_ERR_INVALID, "shapes differ: %d vs %d payloads, key %d vs %d bytes",
-                         a->n_payloads, b->n_payloads, a->key.width, b->key.width);
-    for (int c = 0; c < a->n_payloads; c++)
-        if (a->payload[c].width != b->payload[c].width)
+    if (a->r_payloads != b->r_payloads || a->s_payloads != b->s_payloads ||
+        a->key.width != b->key.width)
+        return gj_seterr(ctx, GJ_ERR_INVALID, "shapes differ: %d+%d vs %d+%d payloads, key %d vs %d bytes",
+                         a->r_payloads, a->s_payloads, b->r_payloads, b->s_payloads,
+                         a->key.width, b->key.width);
+    for (int c = 0; c < a->r_payloads + a->s_payloads; c++)
+        if (out_col((gj_join_out *)a, c + 1)->width != out_col((gj_join_out *)b, c + 1)->width)
             return gj_seterr(ctx, GJ_ERR_INVALID, "payload %d widths differ", c);
     if (a->rows != b->rows) {
         gj_seterr(ctx, GJ_OK, "row counts differ: %llu vs %llu", (unsigned long long)a->rows,
                   (unsigned long long)b->rows);
         return GJ_OK;
     }
-    const size_t w = 1 + (size_t)a->n_payloads;
-    am = widen(a);
-    bm = widen(b);
+    const size_t w = 1 + (size_t)a->r_payloads + (size_t)a->s_payloads;
+    am = widen_out(a);
+    bm = widen_out(b);
     if (!am || !bm) {
         rc = gj_seterr(ctx, GJ_ERR_NOMEM, "compare: out of host memory");
         goto done;

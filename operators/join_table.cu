@@ -123,3 +123,57 @@ done:
     }
     return rc;
 }
+
+extern "C" void gj_join_out_free(gj_join_out *o)
+{
+    if (!o) return;
+    cudaFree(o->key.data);
+    for (int c = 0; c < o->r_payloads && c < GJ_MAX_PAYLOADS; c++) cudaFree(o->r[c].data);
+    for (int c = 0; c < o->s_payloads && c < GJ_MAX_PAYLOADS; c++) cudaFree(o->s[c].data);
+    cudaGetLastError();
+    memset(o, 0, sizeof *o);
+}
+
+extern "C" void gj_join_out_free_host(gj_join_out *h)
+{
+    if (!h) return;
+    free(h->key.data);
+    for (int c = 0; c < h->r_payloads && c < GJ_MAX_PAYLOADS; c++) free(h->r[c].data);
+    for (int c = 0; c < h->s_payloads && c < GJ_MAX_PAYLOADS; c++) free(h->s[c].data);
+    memset(h, 0, sizeof *h);
+}
+
+/* one column device -> fresh host buffer */
+static int pull(const gj_column *d, gj_column *h, uint64_t rows, gj_ctx *ctx)
+{
+    int rc = GJ_OK;
+    *h = *d;
+    h->data = malloc(rows * d->width + 1);
+    if (!h->data) {
+        rc = gj_seterr(ctx, GJ_ERR_NOMEM, "host copy of %llu rows", (unsigned long long)rows);
+        goto done;
+    }
+    if (rows) GJ_CUDA(cudaMemcpy(h->data, d->data, rows * d->width, cudaMemcpyDeviceToHost));
+done:
+    return rc;
+}
+
+extern "C" int gj_join_out_download(const gj_join_out *d, gj_join_out *h, gj_ctx *ctx)
+{
+    int rc = GJ_OK;
+    if (!d || !h) return gj_seterr(ctx, GJ_ERR_INVALID, "join output is NULL");
+    memset(h, 0, sizeof *h);
+    h->rows = d->rows;
+    if ((rc = pull(&d->key, &h->key, d->rows, ctx)) != GJ_OK) goto done;
+    for (int c = 0; c < d->r_payloads; c++) {
+        h->r_payloads = c + 1;
+        if ((rc = pull(&d->r[c], &h->r[c], d->rows, ctx)) != GJ_OK) goto done;
+    }
+    for (int c = 0; c < d->s_payloads; c++) {
+        h->s_payloads = c + 1;
+        if ((rc = pull(&d->s[c], &h->s[c], d->rows, ctx)) != GJ_OK) goto done;
+    }
+done:
+    if (rc != GJ_OK) gj_join_out_free_host(h);
+    return rc;
+}

@@ -83,14 +83,15 @@ static void upload(const gj_dtable *h, gj_dtable *d)
 static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_rows)
 {
     gj_ctx *ctx = NULL;
-    gj_dtable dr, ds, ref;
+    gj_dtable dr, ds;
+    gj_join_out ref;
     assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
     upload(hr, &dr);
     upload(hs, &ds);
     assert_int_equal(gj_join_reference(hr, hs, &ref, ctx), GJ_OK);
     if (expect_rows != UINT64_MAX) assert_int_equal(ref.rows, expect_rows);
     for (int i = 0; i < N_IMPLS; i++) {
-        gj_dtable out, hout;
+        gj_join_out out, hout;
         gj_timing t;
         int eq = 0;
         int rc = gj_join_exec(IMPLS[i], &dr, &ds, NULL, &out, &t, ctx);
@@ -100,8 +101,9 @@ static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_
         assert_string_equal(t.name[0], "transform");
         assert_string_equal(t.name[2], "materialize");
         assert_true(t.total_ms >= 0);
-        assert_int_equal(out.n_payloads, hr->n_payloads + hs->n_payloads);
-        assert_int_equal(gj_dtable_download(&out, &hout, ctx), GJ_OK);
+        assert_int_equal(out.r_payloads, hr->n_payloads);
+        assert_int_equal(out.s_payloads, hs->n_payloads);
+        assert_int_equal(gj_join_out_download(&out, &hout, ctx), GJ_OK);
         assert_int_equal(gj_join_compare(&hout, &ref, &eq, ctx), GJ_OK);
         if (!eq)
             fprintf(stderr, "%s: |R|=%llu |S|=%llu: %llu rows vs reference %llu: %s\n",
@@ -109,10 +111,10 @@ static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_
                     (unsigned long long)hs->rows, (unsigned long long)hout.rows,
                     (unsigned long long)ref.rows, gj_ctx_errmsg(ctx));
         assert_true(eq);
-        gj_htable_free(&hout);
-        gj_dtable_free(&out);
+        gj_join_out_free_host(&hout);
+        gj_join_out_free(&out);
     }
-    gj_htable_free(&ref);
+    gj_join_out_free_host(&ref);
     gj_dtable_free(&dr);
     gj_dtable_free(&ds);
     gj_ctx_free(ctx);
@@ -154,7 +156,8 @@ static void test_reference_by_hand(void **state)
     (void)state;
     uint32_t rk[] = {2, 1, 3, 2}, rp[] = {20, 10, 30, 21};
     uint32_t sk[] = {4, 3, 2, 3}, sp[] = {400, 300, 200, 301};
-    gj_dtable r = {0}, s = {0}, out;
+    gj_dtable r = {0}, s = {0};
+    gj_join_out out;
     r.rows = 4; r.key = (gj_column){rk, 4, GJ_DT_INT}; r.n_payloads = 1;
     r.payload[0] = (gj_column){rp, 4, GJ_DT_INT};
     s.rows = 4; s.key = (gj_column){sk, 4, GJ_DT_INT}; s.n_payloads = 1;
@@ -165,37 +168,38 @@ static void test_reference_by_hand(void **state)
     uint32_t ek[] = {2, 2, 3, 3}, er[] = {20, 21, 30, 30}, es[] = {200, 200, 300, 301};
     for (int i = 0; i < 4; i++) {
         assert_int_equal(((uint32_t *)out.key.data)[i], ek[i]);
-        assert_int_equal(((uint32_t *)out.payload[0].data)[i], er[i]);
-        assert_int_equal(((uint32_t *)out.payload[1].data)[i], es[i]);
+        assert_int_equal(((uint32_t *)out.r[0].data)[i], er[i]);
+        assert_int_equal(((uint32_t *)out.s[0].data)[i], es[i]);
     }
     /* compare: equal to itself, unequal after changing one payload */
     int eq = 0;
     assert_int_equal(gj_join_compare(&out, &out, &eq, NULL), GJ_OK);
     assert_true(eq);
-    gj_dtable ref2;
+    gj_join_out ref2;
     assert_int_equal(gj_join_reference(&r, &s, &ref2, NULL), GJ_OK);
-    ((uint32_t *)ref2.payload[1].data)[3] = 999;
+    ((uint32_t *)ref2.s[0].data)[3] = 999;
     assert_int_equal(gj_join_compare(&out, &ref2, &eq, NULL), GJ_OK);
     assert_false(eq);
-    gj_htable_free(&ref2);
-    gj_htable_free(&out);
+    gj_join_out_free_host(&ref2);
+    gj_join_out_free_host(&out);
 }
 
 static void test_reference_empty_and_widths(void **state)
 {
     (void)state;
     uint64_t rk[] = {0xF000000000000001ULL}, sk[] = {0xF000000000000001ULL, 1};
-    gj_dtable r = {0}, s = {0}, out;
+    gj_dtable r = {0}, s = {0};
+    gj_join_out out;
     r.rows = 1; r.key = (gj_column){rk, 8, GJ_DT_INT};
     s.rows = 2; s.key = (gj_column){sk, 8, GJ_DT_INT};
     assert_int_equal(gj_join_reference(&r, &s, &out, NULL), GJ_OK);
     assert_int_equal(out.rows, 1);
     assert_true(((uint64_t *)out.key.data)[0] == 0xF000000000000001ULL);
-    gj_htable_free(&out);
+    gj_join_out_free_host(&out);
     r.rows = 0;
     assert_int_equal(gj_join_reference(&r, &s, &out, NULL), GJ_OK);
     assert_int_equal(out.rows, 0);
-    gj_htable_free(&out);
+    gj_join_out_free_host(&out);
     s.key.width = 4;
     assert_int_equal(gj_join_reference(&r, &s, &out, NULL), GJ_ERR_INVALID);
 }
@@ -203,7 +207,8 @@ static void test_reference_empty_and_widths(void **state)
 static void test_exec_rejects_bad_arguments(void **state)
 {
     (void)state;
-    gj_dtable r = {0}, s = {0}, out;
+    gj_dtable r = {0}, s = {0};
+    gj_join_out out;
     r.key.width = 4;
     s.key.width = 4;
     assert_int_equal(gj_join_exec(GJ_IMPL_HGB, &r, &s, NULL, &out, NULL, NULL), GJ_ERR_INVALID);
