@@ -14,7 +14,6 @@ set -u
 OUT=${OUT:-/tmp/gjcal}
 mkdir -p "$OUT"
 BIN=${GJ_BIN:-bin/gjadvise}
-[ -x "$BIN" ] || BIN=build/calib/gjadvise
 DB=$(mktemp -d)/gj.db
 
 ms() { date +%s%3N; }
@@ -25,13 +24,13 @@ timed() { # timed NAME CMD...: runs CMD, prints and records its wall time
     "$@"
     rc=$?
     e=$(ms)
-    echo "$name: rc=$rc wall=$(( (e - s) / 1000 )).$(( (e - s) % 1000 / 100 )) s" | tee -a "$OUT/compare.txt"
+    echo "$name: rc=$rc wall=$(( (e - s) / 1000 )).$(( (e - s) % 1000 / 100 )) s" >> "$OUT/compare.txt"
 }
 
 : > "$OUT/compare.txt"
 nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu,persistence_mode --format=csv > "$OUT/gpu.txt" 2>&1
 nvidia-smi -q -d CLOCK,PERFORMANCE >> "$OUT/gpu.txt" 2>&1
-echo "binary: $BIN" | tee -a "$OUT/compare.txt"
+echo "binary: $BIN" >> "$OUT/compare.txt"
 
 timed test_calibrate build/tests/test_calibrate > "$OUT/test.log" 2>&1
 tail -4 "$OUT/test.log"
@@ -39,6 +38,7 @@ timed quick "$BIN" calibrate --quick --db "$DB" > "$OUT/quick.log" 2>&1
 timed full1 "$BIN" calibrate --db "$DB" --json > "$OUT/full1.json" 2> "$OUT/full1.log"
 timed full2 "$BIN" calibrate --db "$DB" --json > "$OUT/full2.json" 2> "$OUT/full2.log"
 cat "$OUT/quick.log" | tail -50
+{ echo "--- profiles list / show (store $DB)"; "$BIN" profiles list --db "$DB"; "$BIN" profiles show h200 --db "$DB"; } >> "$OUT/compare.txt" 2>&1
 
 python3 - "$OUT/full1.json" "$OUT/full2.json" >> "$OUT/compare.txt" 2>&1 <<'EOF'
 import json, sys

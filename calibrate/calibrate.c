@@ -37,6 +37,7 @@
 typedef struct cal_state {
     int quick;
     int reps, warmup;
+    int inner;           /* kernel launches per timed repetition (seq, gather) */
     gj_device dev;
     size_t free_bytes;
     uint64_t n_gather;   /* items of the gathers (2^27 in a full run)        */
@@ -167,7 +168,8 @@ static int measure(cal_state *s, const item_def *d, double *vals, gj_ctx *ctx)
     case K_SEQ_WRITE:
     case K_SEQ_COPY:
         rc = gj_calk_seq(d->kind == K_SEQ_READ ? 0 : d->kind == K_SEQ_WRITE ? 1 : 2,
-                         d->kind == K_SEQ_COPY ? s->seq_bytes / 2 : s->seq_bytes, W, R, ms, &work, ctx);
+                         d->kind == K_SEQ_COPY ? s->seq_bytes / 2 : s->seq_bytes, s->inner, W, R, ms,
+                         &work, ctx);
         if (rc == GJ_OK) rates(ms, R, work, 1e-9, vals);
         break;
     case K_RAND:
@@ -179,20 +181,21 @@ static int measure(cal_state *s, const item_def *d, double *vals, gj_ctx *ctx)
             rc = gj_seterr(ctx, GJ_ERR_INVALID, "%s needs bw_seq measured first", d->key);
             break;
         }
-        rc = gj_calk_gather(GJ_CALK_GATHER_CLUSTERED, s->n_gather, 1, 0, W, R, ms2, &work2, ctx);
+        rc = gj_calk_gather(GJ_CALK_GATHER_CLUSTERED, s->n_gather, 1, 0, s->inner, W, R, ms2, &work2, ctx);
         if (rc == GJ_OK)
-            rc = gj_calk_gather(mode, s->n_gather, d->a ? d->a : 1, s->l2_half / 4, W, R, ms, &work, ctx);
+            rc = gj_calk_gather(mode, s->n_gather, d->a ? d->a : 1, s->l2_half / 4, s->inner, W, R, ms,
+                                &work, ctx);
         if (rc == GJ_OK) gather_bw(ms, ms2, R, work, s->bg, vals);
         break;
     }
     case K_L1:
     case K_L1_RAND:
-        rc = gj_calk_smem(d->kind == K_L1_RAND, s->quick ? 1024 : 4096, W, R, ms, &work, ctx);
+        rc = gj_calk_smem(d->kind == K_L1_RAND, s->quick ? 4096 : 16384, W, R, ms, &work, ctx);
         if (rc == GJ_OK) rates(ms, R, work, 1e-9, vals);
         break;
     case K_L2:
     case K_L2_RAND:
-        rc = gj_calk_l2(d->kind == K_L2_RAND, s->l2_half, s->quick ? 64 : 256, W, R, ms, &work, ctx);
+        rc = gj_calk_l2(d->kind == K_L2_RAND, s->l2_half, s->quick ? 128 : 512, W, R, ms, &work, ctx);
         if (rc == GJ_OK) rates(ms, R, work, 1e-9, vals);
         break;
     case K_HIST:
@@ -218,7 +221,7 @@ static int measure(cal_state *s, const item_def *d, double *vals, gj_ctx *ctx)
         if (rc == GJ_OK) rates(ms, R, work, 1e-9, vals);
         break;
     case K_ATOM_S:
-        rc = gj_calk_atomic_shared(d->a, s->quick ? 256 : 1024, W, R, ms, &work, ctx);
+        rc = gj_calk_atomic_shared(d->a, s->quick ? 1024 : 4096, W, R, ms, &work, ctx);
         if (rc == GJ_OK) rates(ms, R, work, 1e-9, vals);
         break;
     case K_HT_BUILD_L2:
@@ -327,15 +330,27 @@ int gj_calibrate_run(const gj_calib_opts *o, gj_profile **out, gj_calib_report *
     {
         const double budget = (double)s.free_bytes / 3;
         s.quick = o->quick;
-        s.reps = o->quick ? 5 : 9;
+        /* --quick keeps the sizes (a gather source far larger than the L2
+         * matters more than time) and cuts repetitions */
+        s.reps = o->quick ? 5 : 15;
         s.warmup = 1;
-        s.n_gather = fit_pow2(o->quick ? 1u << 25 : 1u << 27, 16, budget, 1u << 16);
-        s.n_sort = fit_pow2(o->quick ? 1u << 25 : 1u << 27, 40, budget, 1u << 16);
-        s.seq_bytes = fit_pow2(o->quick ? 512ull << 20 : 2048ull << 20, 1, budget, 1u << 22);
+        s.inner = o->quick ? 2 : 8;
+        s.n_gather = fit_pow2(1u << 27, 16, budget, 1u << 16);
+        s.n_sort = fit_pow2(o->quick ? 1u << 26 : 1u << 27, 40, budget, 1u << 16);
+        s.seq_bytes = fit_pow2(2048ull << 20, 1, budget, 1u << 22);
         s.l2_half = pow2_below(s.dev.l2_bytes > (1u << 17) ? s.dev.l2_bytes / 2 : 1u << 16);
         if (s.l2_half / 4 > s.n_gather) s.l2_half = s.n_gather * 4; /* L2 gather source <= n items */
     }
     r->quick = o->quick;
+    /* Spin-up: an idle GPU sits at low clocks; stream reads until the clocks
+     * have settled, so the first measurements are not the ramp. */
+    {
+        double t_spin = now_s(), spin_ms[MAX_REPS], spin_work;
+        do {
+            if ((rc = gj_calk_seq(0, s.seq_bytes, 4, 0, MAX_REPS, spin_ms, &spin_work, ctx)) != GJ_OK)
+                goto done;
+        } while (now_s() - t_spin < (o->quick ? 0.3 : 1.0));
+    }
     for (int i = 0; i < NITEMS; i++) {
         const item_def *d = &items[i];
         gj_calib_item *it = &r->items[r->n_items];

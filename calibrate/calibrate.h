@@ -51,8 +51,9 @@ void gj_cal_profile_name(const char *device_name, char *out, size_t n);
 
 /* Sequential access over `bytes` (rounded down to 16-byte vectors):
  * kind 0 read (work = bytes), 1 write (work = bytes), 2 copy between two
- * buffers of `bytes` each (work = 2 * bytes, read + written). */
-int gj_calk_seq(int kind, uint64_t bytes, int warmup, int reps, double *ms, double *work,
+ * buffers of `bytes` each (work = 2 * bytes, read + written); each timed
+ * repetition launches the kernel `inner` times (work multiplied by inner). */
+int gj_calk_seq(int kind, uint64_t bytes, int inner, int warmup, int reps, double *ms, double *work,
                 gj_ctx *ctx);
 
 enum {
@@ -64,8 +65,9 @@ enum {
                                        4-byte items (sized to stay in L2)          */
 };
 /* out[i] = in[map[i]] for i < n (n a power of two, >= 2^10), 4-byte items.
- * The same kernel for every mode: only the map differs. work = n (items). */
-int gj_calk_gather(int mode, uint64_t n, int u, uint64_t src_items, int warmup, int reps,
+ * The same kernel for every mode: only the map differs. Each timed
+ * repetition runs the gather `inner` times; work = n * inner (items). */
+int gj_calk_gather(int mode, uint64_t n, int u, uint64_t src_items, int inner, int warmup, int reps,
                    double *ms, double *work, gj_ctx *ctx);
 
 /* Shared memory: every resident thread reads its block's 32 KB array

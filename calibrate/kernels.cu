@@ -319,7 +319,17 @@ __global__ void __launch_bounds__(512) k_atomic_shared(int targets, int iters,
     __syncthreads();
     unsigned long long local = 0;
     for (int i = threadIdx.x; i < targets; i += blockDim.x) local += s[i];
-    if (local) atomicAdd(total, local);
+    /* one global atomic per block: per-thread ones would cost more than the
+     * shared-memory work being measured */
+    __shared__ unsigned long long warp_sum[16];
+    for (int o = 16; o > 0; o /= 2) local += __shfl_down_sync(0xffffffffu, local, o);
+    if ((threadIdx.x & 31) == 0) warp_sum[threadIdx.x >> 5] = local;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long b = 0;
+        for (int w = 0; w < (int)(blockDim.x >> 5); w++) b += warp_sum[w];
+        atomicAdd(total, b);
+    }
 }
 
 __global__ void k_atomic_shared_expect(int iters, unsigned long long *total)
@@ -485,7 +495,8 @@ int verify(unsigned long long *d_bad, const char *what, gj_ctx *ctx)
 
 extern "C" {
 
-int gj_calk_seq(int kind, uint64_t bytes, int warmup, int reps, double *ms, double *work, gj_ctx *ctx)
+int gj_calk_seq(int kind, uint64_t bytes, int inner, int warmup, int reps, double *ms, double *work,
+                gj_ctx *ctx)
 {
     int rc = check_args(warmup, reps, ms, work, ctx);
     gj_arena ar = {};
@@ -495,9 +506,9 @@ int gj_calk_seq(int kind, uint64_t bytes, int warmup, int reps, double *ms, doub
     unsigned long long *bad = nullptr;
     const uint64_t n = bytes / 16;
     if (rc != GJ_OK) return rc;
-    if (kind < 0 || kind > 2 || n < 1024) {
-        rc = gj_seterr(ctx, GJ_ERR_INVALID, "seq: kind=%d bytes=%llu: allowed kind 0..2, bytes >= 16 KB",
-                       kind, (unsigned long long)bytes);
+    if (kind < 0 || kind > 2 || n < 1024 || inner < 1) {
+        rc = gj_seterr(ctx, GJ_ERR_INVALID, "seq: kind=%d bytes=%llu inner=%d: allowed kind 0..2, "
+                       "bytes >= 16 KB, inner >= 1", kind, (unsigned long long)bytes, inner);
         goto done;
     }
     GJ_CUDA(timer_init(&t));
@@ -510,10 +521,12 @@ int gj_calk_seq(int kind, uint64_t bytes, int warmup, int reps, double *ms, doub
     GJ_LAUNCHED();
     for (int r = -warmup; r < reps; r++) {
         GJ_CUDA(cudaEventRecord(t.a));
-        if (kind == 0) k_seq_read<<<grid_for(n, 4), kThreads>>>(a, n, sink);
-        else if (kind == 1) k_seq_write<<<grid_for(n, 4), kThreads>>>(a, n, 0xabcd0000u + r);
-        else k_seq_copy<<<grid_for(n, 4), kThreads>>>(a, b, n);
-        GJ_LAUNCHED();
+        for (int k = 0; k < inner; k++) {
+            if (kind == 0) k_seq_read<<<grid_for(n, 4), kThreads>>>(a, n, sink);
+            else if (kind == 1) k_seq_write<<<grid_for(n, 4), kThreads>>>(a, n, 0xabcd0000u + r);
+            else k_seq_copy<<<grid_for(n, 4), kThreads>>>(a, b, n);
+            GJ_LAUNCHED();
+        }
         GJ_CUDA(cudaEventRecord(t.b));
         double m;
         GJ_CUDA(timer_ms(&t, &m));
@@ -523,15 +536,15 @@ int gj_calk_seq(int kind, uint64_t bytes, int warmup, int reps, double *ms, doub
     if (kind == 2) k_check_eq<<<grid_for(n * 4, 4), kThreads>>>((uint32_t *)a, (uint32_t *)b, n * 4, bad);
     GJ_LAUNCHED();
     if ((rc = verify(bad, "sequential access", ctx)) != GJ_OK) goto done;
-    *work = (double)n * 16 * (kind == 2 ? 2 : 1);
+    *work = (double)n * 16 * (kind == 2 ? 2 : 1) * inner;
 done:
     gj_arena_release(&ar);
     timer_free(&t);
     return rc;
 }
 
-int gj_calk_gather(int mode, uint64_t n, int u, uint64_t src_items, int warmup, int reps, double *ms,
-                   double *work, gj_ctx *ctx)
+int gj_calk_gather(int mode, uint64_t n, int u, uint64_t src_items, int inner, int warmup, int reps,
+                   double *ms, double *work, gj_ctx *ctx)
 {
     int rc = check_args(warmup, reps, ms, work, ctx);
     gj_arena ar = {};
@@ -542,7 +555,7 @@ int gj_calk_gather(int mode, uint64_t n, int u, uint64_t src_items, int warmup, 
     const uint64_t src = mode == GJ_CALK_GATHER_SMALL ? src_items : n;
     const uint32_t salt = 0x5a5a1234u;
     if (rc != GJ_OK) return rc;
-    if (mode < 0 || mode > 3 || bits < 10 || bits > 31 ||
+    if (mode < 0 || mode > 3 || bits < 10 || bits > 31 || inner < 1 ||
         (mode == GJ_CALK_GATHER_LINES && (u < 1 || u > 32 || (u & (u - 1)))) ||
         (mode == GJ_CALK_GATHER_SMALL && (log2_exact(src_items) < 5 || src_items > n))) {
         rc = gj_seterr(ctx, GJ_ERR_INVALID,
@@ -574,8 +587,10 @@ int gj_calk_gather(int mode, uint64_t n, int u, uint64_t src_items, int warmup, 
     for (int r = -warmup; r < reps; r++) {
         GJ_CUDA(cudaMemset(out, 0xff, n * 4)); /* poison, untimed */
         GJ_CUDA(cudaEventRecord(t.a));
-        k_gather<<<grid_for(n, 4), kThreads>>>(in, map, out, n);
-        GJ_LAUNCHED();
+        for (int k = 0; k < inner; k++) {
+            k_gather<<<grid_for(n, 4), kThreads>>>(in, map, out, n);
+            GJ_LAUNCHED();
+        }
         GJ_CUDA(cudaEventRecord(t.b));
         double m;
         GJ_CUDA(timer_ms(&t, &m));
@@ -584,7 +599,7 @@ int gj_calk_gather(int mode, uint64_t n, int u, uint64_t src_items, int warmup, 
     k_check_gather<<<grid_for(n, 4), kThreads>>>(map, out, n, salt, bad);
     GJ_LAUNCHED();
     if ((rc = verify(bad, "gather", ctx)) != GJ_OK) goto done;
-    *work = (double)n;
+    *work = (double)n * inner;
 done:
     gj_arena_release(&ar);
     timer_free(&t);

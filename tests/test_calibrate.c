@@ -156,13 +156,16 @@ static void test_launchers_reject_args(void **state)
 {
     (void)state;
     double ms[4], work;
-    assert_int_equal(gj_calk_seq(3, 1 << 20, 1, 4, ms, &work, NULL), GJ_ERR_INVALID);
-    assert_int_equal(gj_calk_seq(0, 1 << 20, 1, 0, ms, &work, NULL), GJ_ERR_INVALID);
-    assert_int_equal(gj_calk_gather(GJ_CALK_GATHER_CLUSTERED, 1000, 1, 0, 1, 4, ms, &work, NULL),
+    assert_int_equal(gj_calk_seq(3, 1 << 20, 1, 1, 4, ms, &work, NULL), GJ_ERR_INVALID);
+    assert_int_equal(gj_calk_seq(0, 1 << 20, 1, 1, 0, ms, &work, NULL), GJ_ERR_INVALID);
+    assert_int_equal(gj_calk_seq(0, 1 << 20, 0, 1, 4, ms, &work, NULL), GJ_ERR_INVALID); /* inner 0 */
+    assert_int_equal(gj_calk_gather(GJ_CALK_GATHER_CLUSTERED, 1 << 20, 1, 0, 0, 1, 4, ms, &work, NULL),
+                     GJ_ERR_INVALID); /* inner 0 */
+    assert_int_equal(gj_calk_gather(GJ_CALK_GATHER_CLUSTERED, 1000, 1, 0, 1, 1, 4, ms, &work, NULL),
                      GJ_ERR_INVALID); /* not a power of two */
-    assert_int_equal(gj_calk_gather(GJ_CALK_GATHER_LINES, 1 << 20, 3, 0, 1, 4, ms, &work, NULL),
+    assert_int_equal(gj_calk_gather(GJ_CALK_GATHER_LINES, 1 << 20, 3, 0, 1, 1, 4, ms, &work, NULL),
                      GJ_ERR_INVALID); /* u = 3 */
-    assert_int_equal(gj_calk_gather(GJ_CALK_GATHER_SMALL, 1 << 20, 1, 1 << 21, 1, 4, ms, &work, NULL),
+    assert_int_equal(gj_calk_gather(GJ_CALK_GATHER_SMALL, 1 << 20, 1, 1 << 21, 1, 1, 4, ms, &work, NULL),
                      GJ_ERR_INVALID); /* source larger than n */
     assert_int_equal(gj_calk_atomic_global(3, 100, 1, 4, ms, &work, NULL), GJ_ERR_INVALID);
     assert_int_equal(gj_calk_atomic_shared(8192, 10, 1, 4, ms, &work, NULL), GJ_ERR_INVALID);
