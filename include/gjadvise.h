@@ -396,8 +396,14 @@ typedef struct gj_db gj_db;
  * GJ_ERR_INVALID (buffer too small or no HOME). */
 int gj_db_default_path(char *buf, size_t n);
 /* Open (and migrate, unless READONLY) a store. [out] *out, close with
- * gj_db_close. Returns GJ_OK, GJ_ERR_NOTFOUND, GJ_ERR_DB_LOCKED,
- * GJ_ERR_DB_READONLY, GJ_ERR_DB_CORRUPT, GJ_ERR_DB_VERSION, GJ_ERR_DB. */
+ * gj_db_close. Waits up to 2 s for another process's lock. A read-only
+ * file opens without READONLY too (writes then fail with
+ * GJ_ERR_DB_READONLY); READONLY on an older schema gives GJ_ERR_DB_VERSION
+ * (it would need migrating). Stores refused as newer or corrupt are left
+ * untouched. Tables and versions: db/SCHEMA.md.
+ * Returns GJ_OK, GJ_ERR_INVALID, GJ_ERR_NOTFOUND, GJ_ERR_DB_LOCKED,
+ * GJ_ERR_DB_READONLY, GJ_ERR_DB_CORRUPT, GJ_ERR_DB_VERSION, GJ_ERR_DB,
+ * GJ_ERR_NOMEM. */
 int gj_db_open(const char *path, int flags, gj_db **out, gj_ctx *ctx);
 /* Close; NULL accepted. */
 void gj_db_close(gj_db *db);
@@ -434,8 +440,11 @@ typedef struct gj_profile_row {
     char uuid[48];
     int n_samples;
 } gj_profile_row;
-/* List stored profiles, newest first. [out] *rows malloc'd (gj_free), *n.
- * db may be NULL: then only the built-ins are listed. */
+/* List every stored version of every profile, newest (last saved) first,
+ * then the built-ins whose name no stored profile shadows (origin
+ * "builtin", n_samples 0). [out] *rows malloc'd (gj_free), *n.
+ * db may be NULL: then only the built-ins are listed.
+ * Returns GJ_OK, GJ_ERR_NOMEM, GJ_ERR_DB*. */
 int gj_db_profile_list(gj_db *db, gj_profile_row **rows, int *n, gj_ctx *ctx);
 
 /* One execution of one implementation on one workload. */
@@ -462,7 +471,11 @@ int gj_db_exec_log(gj_db *db, gj_exec_record *r, gj_ctx *ctx);
 int gj_db_exec_list(gj_db *db, const char *device_uuid, gj_exec_record **rows,
                     int *n, gj_ctx *ctx);
 
-/* Workload <-> JSON (via SQLite's JSON functions). */
+/* Workload <-> JSON (via SQLite's JSON functions). Every field is written
+ * (aggs by name, op as "join"/"groupby", doubles as %.17g: exact round
+ * trip). Reading: "op" is required, absent fields take gj_workload_default,
+ * unknown keys and wrong types give GJ_ERR_PARSE, and the result must pass
+ * gj_workload_check (GJ_ERR_INVALID). *json malloc'd (gj_free). */
 int gj_workload_to_json(const gj_workload *w, char **json);
 int gj_workload_from_json(const char *json, gj_workload *w, gj_ctx *ctx);
 
