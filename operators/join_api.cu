@@ -269,6 +269,8 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     Side rs, ss;
     uint32_t *rstart = NULL, *sstart = NULL;
     u64 *items = NULL, *cnt = NULL, n_items = 0, total = 0;
+    uint32_t *first = NULL;
+    unsigned char *multi = NULL;
     const size_t smem = 2 * P::RC * (sizeof(K) + 4);
     if (bits == 0) {
         identity_side(R, &rs);
@@ -298,6 +300,8 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     rc = scan_counts(j, items, parts, &n_items);
     if (rc != GJ_OK) goto done;
     JCUDA(mem_alloc(&j->mem, (void **)&cnt, (n_items + 1) * 8));
+    JCUDA(mem_alloc(&j->mem, (void **)&multi, n_items + 1));
+    JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
     JCUDA(cudaFuncSetAttribute(phj_match_kernel<K, false, P::THREADS, P::RC, P::SC>,
                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     JCUDA(cudaFuncSetAttribute(phj_match_kernel<K, true, P::THREADS, P::RC, P::SC>,
@@ -305,7 +309,8 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     if (n_items) {
         phj_match_kernel<K, false, P::THREADS, P::RC, P::SC><<<(unsigned)n_items, P::THREADS, smem,
                                                               j->mem.s>>>(
-            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, parts, bits, cnt, *e);
+            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, parts, bits, cnt, first,
+            multi, *e);
         JLAUNCHED();
     }
     JCUDA(cudaMemsetAsync(cnt + n_items, 0, 8, j->mem.s));
@@ -316,7 +321,8 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     if (n_items && total) {
         phj_match_kernel<K, true, P::THREADS, P::RC, P::SC><<<(unsigned)n_items, P::THREADS, smem,
                                                              j->mem.s>>>(
-            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, parts, bits, cnt, *e);
+            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, parts, bits, cnt, first,
+            multi, *e);
         JLAUNCHED();
     }
     JCUDA(gj_timer_mark(tm, j->mem.s));
@@ -337,6 +343,8 @@ int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
     K *tk = NULL;
     uint32_t *tid = NULL;
     u64 *cnt = NULL, total = 0, tiles = (S->rows + P::TILE - 1) / P::TILE;
+    uint32_t *first = NULL;
+    unsigned char *multi = NULL;
     identity_side(R, &rs);
     identity_side(S, &ss);
     JCUDA(mem_alloc(&j->mem, (void **)&tk, (1ULL << bits) * sizeof(K)));
@@ -347,8 +355,10 @@ int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
     JLAUNCHED();
     JCUDA(gj_timer_mark(tm, j->mem.s));
     JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 1) * 8));
+    JCUDA(mem_alloc(&j->mem, (void **)&multi, tiles + 1));
+    JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
     nphj_match_kernel<K, false, P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
-        tk, tid, bits, (const K *)S->key.data, S->rows, cnt, *e);
+        tk, tid, bits, (const K *)S->key.data, S->rows, cnt, first, multi, *e);
     JLAUNCHED();
     JCUDA(cudaMemsetAsync(cnt + tiles, 0, 8, j->mem.s));
     rc = scan_counts(j, cnt, tiles, &total);
@@ -357,7 +367,7 @@ int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
     JCUDA(gj_timer_mark(tm, j->mem.s));
     if (total) {
         nphj_match_kernel<K, true, P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
-            tk, tid, bits, (const K *)S->key.data, S->rows, cnt, *e);
+            tk, tid, bits, (const K *)S->key.data, S->rows, cnt, first, multi, *e);
         JLAUNCHED();
     }
     JCUDA(gj_timer_mark(tm, j->mem.s));
@@ -375,6 +385,8 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     const int gftr = j->impl == GJ_IMPL_SMJ_TR;
     const u64 tile = (u64)P::THREADS * P::IPT, tiles = (S->rows + tile - 1) / tile;
     u64 *mm = NULL, *cnt = NULL, hmm[2] = {~0ULL, 0}, total = 0;
+    uint32_t *first = NULL;
+    unsigned char *multi = NULL;
     int end_bit = 0;
     Side rs, ss;
     /* sort only the bits where keys differ: all keys share the bits above the
@@ -403,8 +415,10 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     j->tmp_bytes = 0;
     JCUDA(gj_timer_mark(tm, j->mem.s));
     JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 1) * 8));
+    JCUDA(mem_alloc(&j->mem, (void **)&multi, tiles + 1));
+    JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
     smj_match_kernel<K, false, P::THREADS, P::IPT><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
-        (const K *)rs.key, R->rows, (const K *)ss.key, S->rows, cnt, *e);
+        (const K *)rs.key, R->rows, (const K *)ss.key, S->rows, cnt, first, multi, *e);
     JLAUNCHED();
     JCUDA(cudaMemsetAsync(cnt + tiles, 0, 8, j->mem.s));
     rc = scan_counts(j, cnt, tiles, &total);
@@ -413,7 +427,7 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     JCUDA(gj_timer_mark(tm, j->mem.s));
     if (total) {
         smj_match_kernel<K, true, P::THREADS, P::IPT><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
-            (const K *)rs.key, R->rows, (const K *)ss.key, S->rows, cnt, *e);
+            (const K *)rs.key, R->rows, (const K *)ss.key, S->rows, cnt, first, multi, *e);
         JLAUNCHED();
     }
     JCUDA(gj_timer_mark(tm, j->mem.s));

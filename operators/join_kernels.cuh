@@ -111,13 +111,34 @@ __global__ void phj_items_kernel(const uint32_t *rs, const uint32_t *ss, uint32_
     }
 }
 
+/* WRITE pass of an item whose S rows matched at most once each (found by
+ * the COUNT pass, which stored the match in first[]): no table, no search,
+ * just compaction of first[] and the gathers. */
+template <typename K, int THREADS, typename BS>
+__device__ __forceinline__ void write_unique(const K *sk, const uint32_t *first, u64 s0, u64 s1,
+                                             u64 base, const Emit &e,
+                                             typename BS::TempStorage &ts)
+{
+    u64 running = 0;
+    for (u64 t0 = s0; t0 < s1; t0 += THREADS) {
+        u64 s = t0 + threadIdx.x;
+        uint32_t r = s < s1 ? first[s] : EMPTY;
+        u64 c = r != EMPTY, pre, agg;
+        __syncthreads();
+        BS(ts).ExclusiveSum(c, pre, agg);
+        if (c) emit_row<K>(e, base + running + pre, sk[s], r, (uint32_t)s);
+        running += agg;
+    }
+}
+
 /* PHJ match: one block per work item builds a shared-memory hash table of its
  * R chunk (keys hashed on the bits above the partition bits) and probes its
  * S chunk. COUNT: counts[item]; WRITE: rows at offs[item]. */
 template <typename K, bool WRITE, int THREADS, int RC, int SC>
 __global__ __launch_bounds__(THREADS) void phj_match_kernel(
     const K *rk, const K *sk, const uint32_t *rstart, const uint32_t *sstart,
-    const u64 *item_start, uint32_t P, int shift, u64 *cnt_off, Emit e)
+    const u64 *item_start, uint32_t P, int shift, u64 *cnt_off, uint32_t *first,
+    unsigned char *multi, Emit e)
 {
     typedef cub::BlockScan<u64, THREADS> BS;
     typedef cub::BlockReduce<u64, THREADS> BR;
@@ -135,6 +156,12 @@ __global__ __launch_bounds__(THREADS) void phj_match_kernel(
     const u64 nsc = (se - ss + SC - 1) / SC, local = item - item_start[p];
     const uint32_t r0 = rs + (uint32_t)(local / nsc) * RC, r1 = min(re, r0 + RC);
     const uint32_t s0 = ss + (uint32_t)(local % nsc) * SC, s1 = min(se, s0 + SC);
+    /* S rows are visited by one item only when R fits one chunk */
+    const bool one_chunk = re - rs <= (uint32_t)RC;
+    if (WRITE && !multi[item]) {
+        write_unique<K, THREADS, BS>(sk, first, s0, s1, cnt_off[item], e, tmp.scan);
+        return;
+    }
     /* table: 2^bits slots >= 2 * rows */
     int bits = 1;
     while ((1u << bits) < 2 * (r1 - r0)) bits++;
@@ -151,19 +178,26 @@ __global__ __launch_bounds__(THREADS) void phj_match_kernel(
     }
     __syncthreads();
     u64 mine = 0, base = WRITE ? cnt_off[item] : 0;
+    int many = !one_chunk;
     if (WRITE && threadIdx.x == 0) s_running = 0;
     for (uint32_t t0 = s0; t0 < s1; t0 += THREADS) {
         uint32_t s = t0 + threadIdx.x;
         u64 c = 0;
         K k = 0;
-        uint32_t h0 = 0;
+        uint32_t h0 = 0, f = EMPTY;
         if (s < s1) {
             k = sk[s];
             h0 = hslot((u64)k >> shift, bits);
-            for (uint32_t h = h0; tid[h] != EMPTY; h = (h + 1) & smask) c += tk[h] == k;
+            for (uint32_t h = h0; tid[h] != EMPTY; h = (h + 1) & smask)
+                if (tk[h] == k) {
+                    f = c ? f : tid[h];
+                    c++;
+                }
         }
         if (!WRITE) {
             mine += c;
+            many |= c > 1;
+            if (one_chunk && s < s1) first[s] = f;
         } else {
             u64 pre, agg;
             __syncthreads();
@@ -177,8 +211,12 @@ __global__ __launch_bounds__(THREADS) void phj_match_kernel(
         }
     }
     if (!WRITE) {
+        many = __syncthreads_or(many);
         u64 tot = BR(tmp.red).Sum(mine);
-        if (threadIdx.x == 0) cnt_off[item] = tot;
+        if (threadIdx.x == 0) {
+            cnt_off[item] = tot;
+            multi[item] = (unsigned char)many;
+        }
     }
 }
 
@@ -198,7 +236,8 @@ __global__ void nphj_build_kernel(const K *rk, u64 n, K *tk, uint32_t *tid, int 
 /* NPHJ probe: one block per tile of TILE S rows, in input order. */
 template <typename K, bool WRITE, int THREADS, int TILE>
 __global__ __launch_bounds__(THREADS) void nphj_match_kernel(
-    const K *tk, const uint32_t *tid, int bits, const K *sk, u64 ns, u64 *cnt_off, Emit e)
+    const K *tk, const uint32_t *tid, int bits, const K *sk, u64 ns, u64 *cnt_off,
+    uint32_t *first, unsigned char *multi, Emit e)
 {
     typedef cub::BlockScan<u64, THREADS> BS;
     typedef cub::BlockReduce<u64, THREADS> BR;
@@ -206,21 +245,31 @@ __global__ __launch_bounds__(THREADS) void nphj_match_kernel(
     __shared__ u64 s_running;
     const uint32_t m = (1u << bits) - 1;
     const u64 s0 = blockIdx.x * (u64)TILE, s1 = min(ns, s0 + TILE);
+    if (WRITE && !multi[blockIdx.x]) {
+        write_unique<K, THREADS, BS>(sk, first, s0, s1, cnt_off[blockIdx.x], e, tmp.scan);
+        return;
+    }
     u64 mine = 0, base = WRITE ? cnt_off[blockIdx.x] : 0;
+    int many = 0;
     if (WRITE && threadIdx.x == 0) s_running = 0;
     for (u64 t0 = s0; t0 < s1; t0 += THREADS) {
         u64 s = t0 + threadIdx.x;
         u64 c = 0;
         K k = 0;
-        uint32_t h0 = 0;
+        uint32_t h0 = 0, f = EMPTY;
         if (s < s1) {
             k = sk[s];
             h0 = hslot((u64)k, bits);
             for (uint32_t h = h0, id; (id = __ldg(tid + h)) != EMPTY; h = (h + 1) & m)
-                c += __ldg(tk + h) == k;
+                if (__ldg(tk + h) == k) {
+                    f = c ? f : id;
+                    c++;
+                }
         }
         if (!WRITE) {
             mine += c;
+            many |= c > 1;
+            if (s < s1) first[s] = f;
         } else {
             u64 pre, agg;
             __syncthreads();
@@ -234,8 +283,12 @@ __global__ __launch_bounds__(THREADS) void nphj_match_kernel(
         }
     }
     if (!WRITE) {
+        many = __syncthreads_or(many);
         u64 tot = BR(tmp.red).Sum(mine);
-        if (threadIdx.x == 0) cnt_off[blockIdx.x] = tot;
+        if (threadIdx.x == 0) {
+            cnt_off[blockIdx.x] = tot;
+            multi[blockIdx.x] = (unsigned char)many;
+        }
     }
 }
 
@@ -257,13 +310,18 @@ __device__ __forceinline__ u64 lower_bound(const K *a, u64 lo, u64 hi, K k)
  * and merges its IPT consecutive S rows against R. */
 template <typename K, bool WRITE, int THREADS, int IPT>
 __global__ __launch_bounds__(THREADS) void smj_match_kernel(
-    const K *rk, u64 nr, const K *sk, u64 ns, u64 *cnt_off, Emit e)
+    const K *rk, u64 nr, const K *sk, u64 ns, u64 *cnt_off, uint32_t *first,
+    unsigned char *multi, Emit e)
 {
     typedef cub::BlockScan<u64, THREADS> BS;
     typedef cub::BlockReduce<u64, THREADS> BR;
     __shared__ union { typename BS::TempStorage scan; typename BR::TempStorage red; } tmp;
     __shared__ u64 w_lo, w_hi;
     const u64 s0 = blockIdx.x * (u64)THREADS * IPT, s1 = min(ns, s0 + (u64)THREADS * IPT);
+    if (WRITE && !multi[blockIdx.x]) {
+        write_unique<K, THREADS, BS>(sk, first, s0, s1, cnt_off[blockIdx.x], e, tmp.scan);
+        return;
+    }
     if (threadIdx.x == 0) {
         w_lo = lower_bound<K>(rk, 0, nr, sk[s0]);
         K last = sk[s1 - 1];
@@ -274,17 +332,25 @@ __global__ __launch_bounds__(THREADS) void smj_match_kernel(
     __syncthreads();
     const u64 a = s0 + (u64)threadIdx.x * IPT, b = min(s1, a + IPT);
     u64 c = 0, r_first = 0;
+    int many = 0;
     if (a < b) {
         u64 r = r_first = lower_bound<K>(rk, w_lo, w_hi, sk[a]);
         for (u64 s = a; s < b; s++) {
             K k = sk[s];
             while (r < w_hi && __ldg(rk + r) < k) r++;
+            u64 c0 = c;
             for (u64 q = r; q < w_hi && __ldg(rk + q) == k; q++) c++;
+            many |= c - c0 > 1;
+            if (!WRITE) first[s] = c > c0 ? (uint32_t)r : EMPTY;
         }
     }
     if (!WRITE) {
+        many = __syncthreads_or(many);
         u64 tot = BR(tmp.red).Sum(c);
-        if (threadIdx.x == 0) cnt_off[blockIdx.x] = tot;
+        if (threadIdx.x == 0) {
+            cnt_off[blockIdx.x] = tot;
+            multi[blockIdx.x] = (unsigned char)many;
+        }
     } else {
         u64 pre;
         BS(tmp.scan).ExclusiveSum(c, pre);
