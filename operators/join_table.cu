@@ -5,6 +5,7 @@ extern "C" {
 }
 #include "operators/common.cuh"
 #include "operators/gen.h"
+#include "operators/colfile.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -175,5 +176,26 @@ extern "C" int gj_join_out_download(const gj_join_out *d, gj_join_out *h, gj_ctx
     }
 done:
     if (rc != GJ_OK) gj_join_out_free_host(h);
+    return rc;
+}
+
+extern "C" int gj_dtable_upload(const gj_dtable *h, gj_dtable *d, gj_ctx *ctx)
+{
+    int rc = GJ_OK;
+    if (!h || !d) return gj_seterr(ctx, GJ_ERR_INVALID, "table is NULL");
+    memset(d, 0, sizeof *d);
+    if ((rc = alloc_side(d, h->rows, h->key.width, 0, 4, ctx)) != GJ_OK) goto done;
+    if (h->rows) GJ_CUDA(cudaMemcpy(d->key.data, h->key.data, h->rows * h->key.width, cudaMemcpyHostToDevice));
+    for (int c = 0; c < h->n_payloads; c++) {
+        d->payload[c] = h->payload[c];
+        d->payload[c].data = NULL;
+        d->n_payloads = c + 1;
+        GJ_CUDA(cudaMalloc(&d->payload[c].data, h->rows * h->payload[c].width + 1));
+        if (h->rows)
+            GJ_CUDA(cudaMemcpy(d->payload[c].data, h->payload[c].data,
+                               h->rows * h->payload[c].width, cudaMemcpyHostToDevice));
+    }
+done:
+    if (rc != GJ_OK) gj_dtable_free(d);
     return rc;
 }
