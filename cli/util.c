@@ -129,7 +129,9 @@ int gj_cli_pick_profile(const char *cmd, const char *db_flag, const char *name, 
     gj_ctx ctx = {0};
     int code = GJ_EXIT_OK, rc;
     *out = NULL;
-    rc = gj_cli_open_db(cmd, db_flag, GJ_DB_OPEN_READONLY, &db, &code);
+    /* EXISTING, not READONLY: an older store is migrated on first use (a
+     * read-only file still opens for reading). */
+    rc = gj_cli_open_db(cmd, db_flag, GJ_DB_OPEN_EXISTING, &db, &code);
     if (rc != GJ_OK && rc != GJ_ERR_NOTFOUND) return code;
     if (rc == GJ_ERR_NOTFOUND && db_flag) {
         fprintf(stderr, "gjadvise %s: --db=%s: no such store (run `gjadvise calibrate --db %s` "
