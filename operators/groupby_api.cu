@@ -207,6 +207,7 @@ int hgb_stage1(Ctx &c, const gj_dtable *in, uint64_t cap, uint32_t limit, void *
     GTable<K> t = {(K *)table_keys, table_vals, cap - 1, counters, limit, (int *)(counters + 1)};
     uint32_t h[2];
     GJ_CUDA(cudaMemsetAsync(table_vals, 0xff, cap * 4, c.st));
+    GJ_CUDA(cudaMemsetAsync(table_keys, 0xff, cap * sizeof(K), c.st));
     GJ_CUDA(cudaMemsetAsync(counters, 0, 8, c.st));
     if (n) {
         k_hgb_assign<K, G><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, n, t, (G *)gid, (K *)out_key);
@@ -336,6 +337,7 @@ int run_hash_global(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s
     GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 8));
     for (int j = 0; j < s.n; j++) GJ_CUDA(gj_arena_alloc(&c.ar, &sparse.dst[j], (n ? n : 1) * s.width[j]));
     GJ_CUDA(cudaMemsetAsync(tvals, 0xff, cap * 4, c.st));
+    GJ_CUDA(cudaMemsetAsync(tkeys, 0xff, cap * sizeof(K), c.st));
     GJ_CUDA(cudaMemsetAsync(cnt, 0, 8, c.st));
     if ((rc = init_acc(c, sparse, n))) goto done;
     if (n) {
@@ -516,7 +518,7 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     if (P > 65536) P = 65536;
     int bits = 0;
     while ((1ull << bits) < P) bits++;
-    uint64_t S = n / P, T = (n + (uint64_t)c.sms * 4 - 1) / ((uint64_t)c.sms * 4);
+    uint64_t S = n / P, T = (n + (uint64_t)c.sms * 12 - 1) / ((uint64_t)c.sms * 12); /* ~4 waves of 3 blocks per SM */
     if (S < T) T = S;
     if (T < 4096) T = 4096;
     void *h = NULL, *hs = NULL, *iota = NULL, *rowid = NULL, *start = NULL, *tkeys = NULL, *tvals = NULL, *cnt = NULL;
@@ -583,6 +585,7 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
             GJ_CUDA(gj_arena_alloc(&c.ar, &tkeys, cap * kw));
             GJ_CUDA(gj_arena_alloc(&c.ar, &tvals, cap * 4));
             GJ_CUDA(cudaMemsetAsync(tvals, 0xff, cap * 4, c.st));
+            GJ_CUDA(cudaMemsetAsync(tkeys, 0xff, cap * kw, c.st));
             GJ_CUDA(cudaMemsetAsync(cnt, 0, 8, c.st));
             if (n) {
                 GTable<K> gt = {(K *)tkeys, (uint32_t *)tvals, cap - 1, (uint32_t *)cnt, (uint32_t)(n < 0xFFFFFFF0ull ? n : 0xFFFFFFF0ull),

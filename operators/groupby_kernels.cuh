@@ -174,22 +174,40 @@ __device__ __forceinline__ uint32_t gt_insert(const GTable<K> &t, K key, MakeVal
 {
     fresh = false;
     uint64_t s = fmix((uint64_t)key) & t.mask;
+    const K sent = (K)~(K)0; /* keys[] is filled with this before a run */
     for (uint64_t probe = 0; probe <= t.mask; probe++) {
+        /* fast path: plain (L1-cacheable) loads. keys[] goes from the
+         * sentinel to its key once, before the value is published, so a
+         * published value with a non-sentinel key read is final; a stale
+         * sentinel read takes the slow path. */
         uint32_t v = t.vals[s];
+        if (v < GB_OVF) {
+            K k2 = t.keys[s];
+            if (k2 != sent) {
+                if (k2 == key) return v;
+                s = (s + 1) & t.mask;
+                continue;
+            }
+        }
         if (v == GB_EMPTY) {
             if (*(volatile int *)t.overflow) return GB_EMPTY;
             v = atomicCAS(&t.vals[s], GB_EMPTY, GB_PENDING);
             if (v == GB_EMPTY) {
                 ((volatile K *)t.keys)[s] = key;
                 uint32_t nv = make();
-                if (nv == GB_EMPTY) { *(volatile int *)t.overflow = 1; return GB_EMPTY; }
                 __threadfence();
+                if (nv == GB_EMPTY) { /* out of ids: tombstone, never leave PENDING */
+                    atomicExch(&t.vals[s], GB_OVF);
+                    *(volatile int *)t.overflow = 1;
+                    return GB_EMPTY;
+                }
                 atomicExch(&t.vals[s], nv);
                 fresh = true;
                 return nv;
             }
         }
         while (v == GB_PENDING) v = ((volatile uint32_t *)t.vals)[s];
+        if (v == GB_OVF) return GB_EMPTY;
         __threadfence();
         if (((volatile K *)t.keys)[s] == key) return v;
         s = (s + 1) & t.mask;
