@@ -21,7 +21,7 @@ nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem --format=csv > "$O
 cat "$OUT/gpu.txt"
 if [ "${SKIP_TESTS:-0}" = 0 ]; then
   echo "=== test_groupby"
-  timeout ${TEST_TIMEOUT:-120} build/tests/test_groupby > "$OUT/test_groupby.log" 2>&1; echo "rc=$?"
+  timeout ${TEST_TIMEOUT:-150} build/tests/test_groupby > "$OUT/test_groupby.log" 2>&1; echo "rc=$?"
   grep -E "PASSED|FAILED|SKIPPED|ERROR|FAIL|differs|groups|rc=" "$OUT/test_groupby.log" | head -40
 fi
 echo "=== B_G"
@@ -32,6 +32,12 @@ for KB in ${KEYS:-4 8}; do
   timeout ${SWEEP_TIMEOUT:-150} build/bench/groupby_bench bench --rows "$ROWS" --aggs max,max --key-bytes $KB \
       --sweep groups=${GLO:-2^1}:${GHI:-2^26}:4 --impls ${IMPLS:-all} --repeat $REPEAT --bg "$BG" --no-log \
       > "$OUT/sweep_k$KB.csv" 2> "$OUT/sweep_k$KB.err"; echo "rc=$?"
-  cut -d, -f1,4,5,6,7,8,13,14 "$OUT/sweep_k$KB.csv" | column -t -s, | head -120
+  cut -d, -f1,4,5,6,7,8,13,14 "$OUT/sweep_k$KB.csv" | head -120
   tail -3 "$OUT/sweep_k$KB.err"
 done
+if [ "${ZIPF:-1}" = 1 ]; then
+  echo "=== Zipf 1.5, g = 2^12, 4-byte keys"
+  timeout 60 build/bench/groupby_bench bench --rows "$ROWS" --aggs max,max --zipf 1.5 --sweep groups=2^12:2^12 \
+      --impls all --repeat $REPEAT --bg "$BG" --no-log > "$OUT/zipf.csv" 2>&1; echo "rc=$?"
+  cut -d, -f1,4,5,6,7,8,13 "$OUT/zipf.csv"
+fi
