@@ -553,9 +553,12 @@ void gj_join_out_free_host(gj_join_out *h);
  *       call raises so repeated runs reuse memory); the caller frees them
  *       with gj_join_out_free. Zero-filled on error.
  * [out] timing (may be NULL): phases "transform", "match", "materialize"
- *       (CUDA events; GFTR's payload partitioning counts as transform here,
- *       see operators/JOIN.md), total, and peak device bytes the call held
- *       including the output.
+ *       (CUDA events), total, and peak device bytes the call held including
+ *       the output. As in paper 000 Sec. 5.1.2, GFTR partitions the key with
+ *       the first payload column in transform and the other payload columns
+ *       in materialize. match = work split + COUNT pass + output allocation;
+ *       materialize = WRITE pass (output key and payloads written straight
+ *       from the probe). See operators/JOIN.md.
  * Synchronises the stream (the output size is read on the host).
  * Returns GJ_OK, GJ_ERR_INVALID (mismatched widths, impl not a join, too many
  * rows), GJ_ERR_INFEASIBLE (device memory exhausted), GJ_ERR_CUDA,

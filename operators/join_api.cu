@@ -157,9 +157,36 @@ struct Side {
     const void *pay[GJ_MAX_PAYLOADS];
 };
 
+/* GFTR: sort (key, payload c) for c in [c0, c1); out->key receives the keys
+ * (identical bytes each time) */
+template <typename K>
+int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int c0, int c1, Side *out)
+{
+    int rc = GJ_OK;
+    const u64 n = x->rows;
+    for (int c = c0; c < c1 && c < x->n_payloads; c++) {
+        void *pt = NULL;
+        JCUDA(mem_alloc(&j->mem, &pt, n * x->payload[c].width));
+        out->pay[c] = pt;
+        if (x->payload[c].width == 4)
+            rc = sort_pairs<K, uint32_t>(j, (const K *)x->key.data, (K *)out->key,
+                                         (const uint32_t *)x->payload[c].data, (uint32_t *)pt, n,
+                                         b0, b1);
+        else
+            rc = sort_pairs<K, u64>(j, (const K *)x->key.data, (K *)out->key,
+                                    (const u64 *)x->payload[c].data, (u64 *)pt, n, b0, b1);
+        if (rc != GJ_OK) goto done;
+    }
+done:
+    return rc;
+}
+
 /* Sort / partition one side on key bits [b0, b1). GFUR: (key, row id) pairs;
  * GFTR: (key, payload c) pairs for every payload column (a stable sort of the
- * same keys gives the same order each time, so the columns stay aligned). */
+ * same keys gives the same order each time, so the columns stay aligned).
+ * GFTR in two steps, as paper 000 Sec. 5.1.2 accounts for them: the key with
+ * the first payload column (transform, cols = 1), then the other payload
+ * columns (materialize, transform_rest). */
 template <typename K>
 int transform_side(Job *j, const gj_dtable *x, int gftr, int b0, int b1, Side *out)
 {
@@ -169,6 +196,7 @@ int transform_side(Job *j, const gj_dtable *x, int gftr, int b0, int b1, Side *o
     memset(out, 0, sizeof *out);
     JCUDA(mem_alloc(&j->mem, &kt, n * sizeof(K)));
     out->key = kt;
+    for (int c = 0; c < x->n_payloads; c++) out->pay[c] = x->payload[c].data;
     if (!gftr || x->n_payloads == 0) {
         JCUDA(mem_alloc(&j->mem, &iota, n * 4));
         JCUDA(mem_alloc(&j->mem, &ids, n * 4));
@@ -179,22 +207,10 @@ int transform_side(Job *j, const gj_dtable *x, int gftr, int b0, int b1, Side *o
         if (rc != GJ_OK) goto done;
         mem_free(&j->mem, iota);
         iota = NULL;
-        out->ids = (const uint32_t *)ids;
-        for (int c = 0; c < x->n_payloads; c++) out->pay[c] = x->payload[c].data;
+        if (!gftr) out->ids = (const uint32_t *)ids;
+        else mem_free(&j->mem, ids);
     } else {
-        for (int c = 0; c < x->n_payloads; c++) {
-            void *pt = NULL;
-            JCUDA(mem_alloc(&j->mem, &pt, n * x->payload[c].width));
-            out->pay[c] = pt;
-            if (x->payload[c].width == 4)
-                rc = sort_pairs<K, uint32_t>(j, (const K *)x->key.data, (K *)kt,
-                                             (const uint32_t *)x->payload[c].data, (uint32_t *)pt,
-                                             n, b0, b1);
-            else
-                rc = sort_pairs<K, u64>(j, (const K *)x->key.data, (K *)kt,
-                                        (const u64 *)x->payload[c].data, (u64 *)pt, n, b0, b1);
-            if (rc != GJ_OK) goto done;
-        }
+        rc = transform_cols<K>(j, x, b0, b1, 0, 1, out);
     }
 done:
     return rc;
@@ -244,6 +260,23 @@ done:
     return rc;
 }
 
+/* GFTR: partition the remaining payload columns (materialize phase) and
+ * point the emitter at them */
+template <typename K>
+int transform_rest(Job *j, int gftr, int b0, int b1, Side *rs, Side *ss, Emit *e)
+{
+    int rc = GJ_OK;
+    if (!gftr || b1 <= b0) goto done;
+    if (j->r->n_payloads > 1 && (rc = transform_cols<K>(j, j->r, b0, b1, 1, j->r->n_payloads, rs)))
+        goto done;
+    if (j->s->n_payloads > 1 && (rc = transform_cols<K>(j, j->s, b0, b1, 1, j->s->n_payloads, ss)))
+        goto done;
+    for (int c = 0; c < e->pr; c++) e->rsrc[c] = rs->pay[c];
+    for (int c = 0; c < e->ps; c++) e->ssrc[c] = ss->pay[c];
+done:
+    return rc;
+}
+
 /* count -> exclusive scan -> total, for `items` work items */
 int scan_counts(Job *j, u64 *cnt, u64 items, u64 *total)
 {
@@ -280,9 +313,6 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
         if (rc == GJ_OK) rc = transform_side<K>(j, S, gftr, 0, bits, &ss);
         if (rc != GJ_OK) goto done;
     }
-    mem_free(&j->mem, j->tmp);
-    j->tmp = NULL;
-    j->tmp_bytes = 0;
     JCUDA(gj_timer_mark(tm, j->mem.s));
     /* match: partition bounds, work items, count */
     JCUDA(mem_alloc(&j->mem, (void **)&rstart, (parts + 1) * 4));
@@ -318,6 +348,7 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     if (rc == GJ_OK) rc = alloc_output<K>(j, total, &rs, &ss, e);
     if (rc != GJ_OK) goto done;
     JCUDA(gj_timer_mark(tm, j->mem.s));
+    if (total && (rc = transform_rest<K>(j, gftr, 0, bits, &rs, &ss, e)) != GJ_OK) goto done;
     if (n_items && total) {
         phj_match_kernel<K, true, P::THREADS, P::RC, P::SC><<<(unsigned)n_items, P::THREADS, smem,
                                                              j->mem.s>>>(
@@ -410,9 +441,6 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
         if (rc == GJ_OK) rc = transform_side<K>(j, S, gftr, 0, end_bit, &ss);
         if (rc != GJ_OK) goto done;
     }
-    mem_free(&j->mem, j->tmp);
-    j->tmp = NULL;
-    j->tmp_bytes = 0;
     JCUDA(gj_timer_mark(tm, j->mem.s));
     JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 1) * 8));
     JCUDA(mem_alloc(&j->mem, (void **)&multi, tiles + 1));
@@ -425,6 +453,7 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     if (rc == GJ_OK) rc = alloc_output<K>(j, total, &rs, &ss, e);
     if (rc != GJ_OK) goto done;
     JCUDA(gj_timer_mark(tm, j->mem.s));
+    if (total && (rc = transform_rest<K>(j, gftr, 0, end_bit, &rs, &ss, e)) != GJ_OK) goto done;
     if (total) {
         smj_match_kernel<K, true, P::THREADS, P::IPT><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
             (const K *)rs.key, R->rows, (const K *)ss.key, S->rows, cnt, first, multi, *e);
