@@ -246,7 +246,9 @@ static int measure(cal_state *s, const item_def *d, double *vals, gj_ctx *ctx)
         for (int i = 0; rc == GJ_OK && i < R; i++) vals[i] = ms[i] * 1e3 / work;
         break;
     case K_HOSTCOPY:
-        rc = gj_calk_hostcopy(d->a, d->b, s->quick ? 64u << 20 : 256u << 20, W, R, ms, &work, ctx);
+        /* pageable copies go through the driver's staging buffers and the
+         * host's page tables: warm up longer */
+        rc = gj_calk_hostcopy(d->a, d->b, s->quick ? 64u << 20 : 256u << 20, W + 3, R, ms, &work, ctx);
         if (rc == GJ_OK) rates(ms, R, work, 1e-9, vals);
         break;
     case K_STRUCT:
@@ -332,9 +334,9 @@ int gj_calibrate_run(const gj_calib_opts *o, gj_profile **out, gj_calib_report *
         s.quick = o->quick;
         /* --quick keeps the sizes (a gather source far larger than the L2
          * matters more than time) and cuts repetitions */
-        s.reps = o->quick ? 5 : 15;
+        s.reps = o->quick ? 7 : 15;
         s.warmup = 1;
-        s.inner = o->quick ? 2 : 8;
+        s.inner = o->quick ? 4 : 8;
         s.n_gather = fit_pow2(1u << 27, 16, budget, 1u << 16);
         s.n_sort = fit_pow2(o->quick ? 1u << 26 : 1u << 27, 40, budget, 1u << 16);
         s.seq_bytes = fit_pow2(2048ull << 20, 1, budget, 1u << 22);
@@ -349,7 +351,7 @@ int gj_calibrate_run(const gj_calib_opts *o, gj_profile **out, gj_calib_report *
         do {
             if ((rc = gj_calk_seq(0, s.seq_bytes, 4, 0, MAX_REPS, spin_ms, &spin_work, ctx)) != GJ_OK)
                 goto done;
-        } while (now_s() - t_spin < (o->quick ? 0.3 : 1.0));
+        } while (now_s() - t_spin < (o->quick ? 0.6 : 1.0));
     }
     for (int i = 0; i < NITEMS; i++) {
         const item_def *d = &items[i];
