@@ -32,7 +32,7 @@ nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.max.sm,clocks.m
 nvidia-smi -q -d CLOCK,PERFORMANCE >> "$OUT/gpu.txt" 2>&1
 echo "binary: $BIN" >> "$OUT/compare.txt"
 
-timed test_calibrate build/tests/test_calibrate > "$OUT/test.log" 2>&1
+GJ_BIN=$BIN timed test_calibrate build/tests/test_calibrate > "$OUT/test.log" 2>&1
 tail -4 "$OUT/test.log"
 timed quick "$BIN" calibrate --quick --db "$DB" > "$OUT/quick.log" 2>&1
 timed full1 "$BIN" calibrate --db "$DB" --json > "$OUT/full1.json" 2> "$OUT/full1.log"
