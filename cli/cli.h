@@ -67,5 +67,7 @@ int gj_cli_bench(int argc, char **argv);
 int gj_cli_calibrate(int argc, char **argv); /* cli/calibrate.c */
 int gj_cli_run_groupby(int argc, char **argv);   /* cli/run_groupby.c */
 int gj_cli_bench_groupby(int argc, char **argv);
+int gj_cli_run_join(int argc, char **argv);      /* cli/run_join.c */
+int gj_cli_bench_join(int argc, char **argv);
 
 #endif

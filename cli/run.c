@@ -13,6 +13,7 @@ typedef struct {
 /* One row per operator family built into this binary. */
 static const op_entry ops[] = {
     {"groupby", gj_cli_run_groupby, gj_cli_bench_groupby},
+    {"join", gj_cli_run_join, gj_cli_bench_join},
     {NULL, NULL, NULL},
 };
 
