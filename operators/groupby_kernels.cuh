@@ -227,6 +227,7 @@ namespace gjgb {
  * bench/RESULTS.md (## Group-by); see the comment at each dispatch site. */
 struct PolicyStream { enum { THREADS = 256 }; };          /* streaming passes         */
 struct PolicyChunk  { enum { THREADS = 512 }; };          /* PGB per-chunk tables     */
+#define HGB_CACHE 2048 /* HGB stage-1 shared cache slots */
 struct PolicySorted { enum { THREADS = 256, ITEMS = 8 }; };/* sorted-run reduction    */
 
 __global__ void __launch_bounds__(PolicyStream::THREADS) k_init_acc(GbSpec s, uint64_t groups)
@@ -258,15 +259,43 @@ template <typename K, typename G>
 __global__ void __launch_bounds__(PolicyStream::THREADS)
 k_hgb_assign(const K *key, uint64_t n, GTable<K> t, G *gid, K *out_key)
 {
+    /* Per-block cache of the global table in shared memory (key -> group
+     * id, HGB_CACHE slots, filled up to half): with few groups every lookup
+     * after the first few is an on-chip hit instead of an L2 round trip
+     * (plain global loads cannot be trusted to see a slot's key in L1). */
+    constexpr int SC = HGB_CACHE;
+    __shared__ K ckey[SC];
+    __shared__ uint32_t cval[SC];
+    __shared__ uint32_t ccount;
+    for (int i = threadIdx.x; i < SC; i += blockDim.x) cval[i] = GB_EMPTY;
+    if (threadIdx.x == 0) ccount = 0;
+    __syncthreads();
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
         K k = key[i];
-        bool fresh;
-        uint32_t g = gt_insert(t, k, [&]() -> uint32_t {
-            uint32_t x = atomicAdd(t.count, 1u);
-            return x < t.limit ? x : GB_EMPTY;
-        }, fresh);
-        if (g == GB_EMPTY) return; /* overflow: the host retries larger */
-        if (fresh) out_key[g] = k;
+        uint32_t cs = (uint32_t)((fmix((uint64_t)k) >> 20) & (SC - 1)), g = GB_EMPTY;
+        for (;;) { /* cache probe */
+            uint32_t v = ((volatile uint32_t *)cval)[cs];
+            if (v == GB_EMPTY) break;
+            if (v != GB_PENDING && ((volatile K *)ckey)[cs] == k) { g = v; break; }
+            if (v == GB_PENDING) continue;
+            cs = (cs + 1) & (SC - 1);
+        }
+        if (g == GB_EMPTY) {
+            bool fresh;
+            g = gt_insert(t, k, [&]() -> uint32_t {
+                uint32_t x = atomicAdd(t.count, 1u);
+                return x < t.limit ? x : GB_EMPTY;
+            }, fresh);
+            if (g == GB_EMPTY) return; /* overflow: the host retries larger */
+            if (fresh) out_key[g] = k;
+            /* remember it (cs is the empty slot the probe stopped at) */
+            if (*(volatile uint32_t *)&ccount < SC / 2 && atomicCAS(&cval[cs], GB_EMPTY, GB_PENDING) == GB_EMPTY) {
+                atomicAdd(&ccount, 1u);
+                ((volatile K *)ckey)[cs] = k;
+                __threadfence_block();
+                atomicExch(&cval[cs], g);
+            }
+        }
         gid[i] = (G)g;
     }
 }
@@ -287,13 +316,16 @@ k_agg_gid(GbSpec s, const G *gid, uint64_t n, uint32_t groups, int R)
         __syncthreads();
     }
     int copy = R > 0 ? (threadIdx.x & (R - 1)) : 0;
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-        uint32_t g = gid[i];
-        for (int j = 0; j < s.n; j++) {
-            uint64_t v = row_val(s, j, i);
-            void *p = R > 0 ? (void *)(smem + s.soff[j] + ((uint64_t)g * R + copy) * s.width[j])
-                            : elem(s.dst[j], s.width[j], g);
-            atomic_combine(s, j, p, v);
+    if (R > 0) { /* separate loops: the compiler sees shared addresses here */
+        for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+            uint32_t g = gid[i];
+            for (int j = 0; j < s.n; j++)
+                atomic_combine(s, j, smem + s.soff[j] + ((uint64_t)g * R + copy) * s.width[j], row_val(s, j, i));
+        }
+    } else {
+        for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+            uint32_t g = gid[i];
+            for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), row_val(s, j, i));
         }
     }
     if (R > 0) {
