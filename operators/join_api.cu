@@ -155,19 +155,48 @@ struct Side {
     const void *key;
     const uint32_t *ids;
     const void *pay[GJ_MAX_PAYLOADS];
+    int stride[GJ_MAX_PAYLOADS]; /* 2: a 4-byte column inside a packed pair */
+    int next_col;                /* GFTR: first payload column not yet partitioned */
 };
 
-/* GFTR: sort (key, payload c) for c in [c0, c1); out->key receives the keys
- * (identical bytes each time) */
+/* GFTR: partition payload columns with the key, from out->next_col on, at
+ * most max_groups groups. A group is two adjacent 4-byte columns packed into
+ * one 8-byte value (one sort moves both: measured in operators/JOIN.md) or a
+ * single column. out->key receives the sorted keys (identical bytes each
+ * time, as the sort is stable). */
 template <typename K>
-int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int c0, int c1, Side *out)
+int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, Side *out)
 {
     int rc = GJ_OK;
     const u64 n = x->rows;
-    for (int c = c0; c < c1 && c < x->n_payloads; c++) {
+    void *packed = NULL;
+    for (int g = 0; g < max_groups && out->next_col < x->n_payloads; g++) {
+        const int c = out->next_col;
         void *pt = NULL;
+        const bool pair = c + 1 < x->n_payloads && x->payload[c].width == 4 &&
+                          x->payload[c + 1].width == 4;
+        if (pair) {
+            JCUDA(mem_alloc(&j->mem, &packed, n * 8));
+            pack_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>(
+                (const uint32_t *)x->payload[c].data, (const uint32_t *)x->payload[c + 1].data,
+                (u64 *)packed, n);
+            JLAUNCHED();
+            JCUDA(mem_alloc(&j->mem, &pt, n * 8));
+            rc = sort_pairs<K, u64>(j, (const K *)x->key.data, (K *)out->key, (const u64 *)packed,
+                                    (u64 *)pt, n, b0, b1);
+            if (rc != GJ_OK) goto done;
+            mem_free(&j->mem, packed);
+            packed = NULL;
+            out->pay[c] = pt;
+            out->pay[c + 1] = (const char *)pt + 4;
+            out->stride[c] = out->stride[c + 1] = 2;
+            out->next_col = c + 2;
+            continue;
+        }
         JCUDA(mem_alloc(&j->mem, &pt, n * x->payload[c].width));
         out->pay[c] = pt;
+        out->stride[c] = 1;
+        out->next_col = c + 1;
         if (x->payload[c].width == 4)
             rc = sort_pairs<K, uint32_t>(j, (const K *)x->key.data, (K *)out->key,
                                          (const uint32_t *)x->payload[c].data, (uint32_t *)pt, n,
@@ -196,7 +225,10 @@ int transform_side(Job *j, const gj_dtable *x, int gftr, int b0, int b1, Side *o
     memset(out, 0, sizeof *out);
     JCUDA(mem_alloc(&j->mem, &kt, n * sizeof(K)));
     out->key = kt;
-    for (int c = 0; c < x->n_payloads; c++) out->pay[c] = x->payload[c].data;
+    for (int c = 0; c < x->n_payloads; c++) {
+        out->pay[c] = x->payload[c].data;
+        out->stride[c] = 1;
+    }
     if (!gftr || x->n_payloads == 0) {
         JCUDA(mem_alloc(&j->mem, &iota, n * 4));
         JCUDA(mem_alloc(&j->mem, &ids, n * 4));
@@ -210,7 +242,7 @@ int transform_side(Job *j, const gj_dtable *x, int gftr, int b0, int b1, Side *o
         if (!gftr) out->ids = (const uint32_t *)ids;
         else mem_free(&j->mem, ids);
     } else {
-        rc = transform_cols<K>(j, x, b0, b1, 0, 1, out);
+        rc = transform_cols<K>(j, x, b0, b1, 1, out);
     }
 done:
     return rc;
@@ -221,7 +253,10 @@ void identity_side(const gj_dtable *x, Side *out)
 {
     memset(out, 0, sizeof *out);
     out->key = x->key.data;
-    for (int c = 0; c < x->n_payloads; c++) out->pay[c] = x->payload[c].data;
+    for (int c = 0; c < x->n_payloads; c++) {
+        out->pay[c] = x->payload[c].data;
+        out->stride[c] = 1;
+    }
 }
 
 /* allocate the output table of `rows` rows and describe it to the kernels */
@@ -246,6 +281,7 @@ int alloc_output(Job *j, u64 rows, const Side *r, const Side *s, Emit *e)
         o->r[c] = j->r->payload[c];
         JCUDA(mem_alloc(&j->mem, &o->r[c].data, rows * o->r[c].width));
         e->rsrc[c] = r->pay[c];
+        e->rstr[c] = r->stride[c];
         e->rdst[c] = o->r[c].data;
         e->rw[c] = o->r[c].width;
     }
@@ -253,6 +289,7 @@ int alloc_output(Job *j, u64 rows, const Side *r, const Side *s, Emit *e)
         o->s[c] = j->s->payload[c];
         JCUDA(mem_alloc(&j->mem, &o->s[c].data, rows * o->s[c].width));
         e->ssrc[c] = s->pay[c];
+        e->sstr[c] = s->stride[c];
         e->sdst[c] = o->s[c].data;
         e->sw[c] = o->s[c].width;
     }
@@ -267,12 +304,16 @@ int transform_rest(Job *j, int gftr, int b0, int b1, Side *rs, Side *ss, Emit *e
 {
     int rc = GJ_OK;
     if (!gftr || b1 <= b0) goto done;
-    if (j->r->n_payloads > 1 && (rc = transform_cols<K>(j, j->r, b0, b1, 1, j->r->n_payloads, rs)))
-        goto done;
-    if (j->s->n_payloads > 1 && (rc = transform_cols<K>(j, j->s, b0, b1, 1, j->s->n_payloads, ss)))
-        goto done;
-    for (int c = 0; c < e->pr; c++) e->rsrc[c] = rs->pay[c];
-    for (int c = 0; c < e->ps; c++) e->ssrc[c] = ss->pay[c];
+    if ((rc = transform_cols<K>(j, j->r, b0, b1, GJ_MAX_PAYLOADS, rs)) != GJ_OK) goto done;
+    if ((rc = transform_cols<K>(j, j->s, b0, b1, GJ_MAX_PAYLOADS, ss)) != GJ_OK) goto done;
+    for (int c = 0; c < e->pr; c++) {
+        e->rsrc[c] = rs->pay[c];
+        e->rstr[c] = rs->stride[c];
+    }
+    for (int c = 0; c < e->ps; c++) {
+        e->ssrc[c] = ss->pay[c];
+        e->sstr[c] = ss->stride[c];
+    }
 done:
     return rc;
 }

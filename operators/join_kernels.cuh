@@ -30,6 +30,7 @@ struct Emit {
     const void *rsrc[8], *ssrc[8];
     void *rdst[8], *sdst[8];
     int rw[8], sw[8];
+    int rstr[8], sstr[8]; /* element stride: 2 for a 4-byte column packed in pairs */
     void *key_out;
 };
 
@@ -40,11 +41,11 @@ __device__ __forceinline__ void emit_row(const Emit &e, u64 o, K key, uint32_t r
     uint32_t r = e.r_ids ? __ldg(e.r_ids + rpos) : rpos;
     uint32_t s = e.s_ids ? __ldg(e.s_ids + spos) : spos;
     for (int c = 0; c < e.pr; c++) {
-        if (e.rw[c] == 4) ((uint32_t *)e.rdst[c])[o] = __ldg((const uint32_t *)e.rsrc[c] + r);
+        if (e.rw[c] == 4) ((uint32_t *)e.rdst[c])[o] = __ldg((const uint32_t *)e.rsrc[c] + (u64)r * e.rstr[c]);
         else ((u64 *)e.rdst[c])[o] = __ldg((const u64 *)e.rsrc[c] + r);
     }
     for (int c = 0; c < e.ps; c++) {
-        if (e.sw[c] == 4) ((uint32_t *)e.sdst[c])[o] = __ldg((const uint32_t *)e.ssrc[c] + s);
+        if (e.sw[c] == 4) ((uint32_t *)e.sdst[c])[o] = __ldg((const uint32_t *)e.ssrc[c] + (u64)s * e.sstr[c]);
         else ((u64 *)e.sdst[c])[o] = __ldg((const u64 *)e.ssrc[c] + s);
     }
 }
@@ -63,6 +64,14 @@ __global__ void iota_kernel(uint32_t *ids, u64 n)
 
 struct MinOp { __device__ u64 operator()(u64 a, u64 b) const { return a < b ? a : b; } };
 struct MaxOp { __device__ u64 operator()(u64 a, u64 b) const { return a > b ? a : b; } };
+
+/* two 4-byte columns -> one 8-byte column (a in the low half), so GFTR
+ * partitions both with the key in one sort instead of two */
+__global__ void pack_kernel(const uint32_t *a, const uint32_t *b, u64 *out, u64 n)
+{
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
+        out[i] = (u64)a[i] | ((u64)b[i] << 32);
+}
 
 /* min and max of a key column, folded into mm[0] (min) and mm[1] (max) */
 template <typename K, int THREADS>
