@@ -110,7 +110,7 @@ install: all
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/gjadvise.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(BUILD)/gjadvise.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(BUILD)/gjadvise.pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gjadvise.pc
 
 clean:
 	rm -rf build build-asan bin
