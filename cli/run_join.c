@@ -346,12 +346,13 @@ static int setup(const char *cmd, const jn_opts *o, gj_profile **prof, gj_db **d
         fprintf(stderr, "gjadvise %s: no CUDA device\n", cmd);
         return GJ_EXIT_NODEVICE;
     }
-    if ((ex = gj_cli_pick_profile(cmd, o->db, o->profile, prof, note, nn))) return ex;
+    /* open (creating) the store first, so --db of a new file works */
     if (!o->no_log) {
         ex = 0;
         if (gj_cli_open_db(cmd, o->db, GJ_DB_OPEN_CREATE, db, &ex) != GJ_OK) *db = NULL;
         if (!*db) fprintf(stderr, "gjadvise %s: note: runs are not logged (store unavailable)\n", cmd);
     }
+    if ((ex = gj_cli_pick_profile(cmd, o->db, o->profile, prof, note, nn))) return ex;
     return 0;
 }
 

@@ -140,13 +140,49 @@ __device__ __forceinline__ void write_unique(const K *sk, const uint32_t *first,
     }
 }
 
+/* item -> partition, so match blocks need no search */
+__global__ void phj_item_map_kernel(const u64 *item_start, uint32_t P, uint32_t *map)
+{
+    for (u64 p = blockIdx.x * (u64)blockDim.x + threadIdx.x; p < P; p += (u64)gridDim.x * blockDim.x)
+        for (u64 i = item_start[p]; i < item_start[p + 1]; i++) map[i] = (uint32_t)p;
+}
+
+/* ---- GFUR, primary-foreign-key: materialise in S's original order -------
+ * When every S row matched at most once, the COUNT pass's first[] (in
+ * transformed S order) is scattered to S's original order; the output is
+ * then written in that order, so S's payloads are read sequentially instead
+ * of gathered at random (only R's payloads stay random gathers). */
+__global__ void any_kernel(const unsigned char *flags, u64 n, int *any)
+{
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
+        if (flags[i]) *any = 1;
+}
+
+__global__ void scatter_first_kernel(const uint32_t *first, const uint32_t *s_ids, u64 n, uint32_t *orig)
+{
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
+        orig[s_ids[i]] = first[i];
+}
+
+template <int THREADS, int TILE>
+__global__ __launch_bounds__(THREADS) void unique_count_kernel(const uint32_t *first, u64 n, u64 *cnt)
+{
+    typedef cub::BlockReduce<u64, THREADS> BR;
+    __shared__ typename BR::TempStorage tmp;
+    const u64 s0 = blockIdx.x * (u64)TILE, s1 = min(n, s0 + TILE);
+    u64 c = 0;
+    for (u64 s = s0 + threadIdx.x; s < s1; s += THREADS) c += first[s] != EMPTY;
+    u64 tot = BR(tmp).Sum(c);
+    if (threadIdx.x == 0) cnt[blockIdx.x] = tot;
+}
+
 /* PHJ match: one block per work item builds a shared-memory hash table of its
  * R chunk (keys hashed on the bits above the partition bits) and probes its
  * S chunk. COUNT: counts[item]; WRITE: rows at offs[item]. */
 template <typename K, bool WRITE, int THREADS, int RC, int SC>
 __global__ __launch_bounds__(THREADS) void phj_match_kernel(
     const K *rk, const K *sk, const uint32_t *rstart, const uint32_t *sstart,
-    const u64 *item_start, uint32_t P, int shift, u64 *cnt_off, uint32_t *first,
+    const u64 *item_start, const uint32_t *item_map, int shift, u64 *cnt_off, uint32_t *first,
     unsigned char *multi, Emit e)
 {
     typedef cub::BlockScan<u64, THREADS> BS;
@@ -155,12 +191,7 @@ __global__ __launch_bounds__(THREADS) void phj_match_kernel(
     __shared__ u64 s_running;
     extern __shared__ __align__(16) unsigned char smem[];
     const u64 item = blockIdx.x;
-    uint32_t lo = 0, hi = P - 1;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo + 1) / 2;
-        if (item_start[mid] <= item) lo = mid; else hi = mid - 1;
-    }
-    const uint32_t p = lo;
+    const uint32_t p = item_map[item];
     const uint32_t rs = rstart[p], re = rstart[p + 1], ss = sstart[p], se = sstart[p + 1];
     const u64 nsc = (se - ss + SC - 1) / SC, local = item - item_start[p];
     const uint32_t r0 = rs + (uint32_t)(local / nsc) * RC, r1 = min(re, r0 + RC);
@@ -312,14 +343,30 @@ __device__ __forceinline__ u64 lower_bound(const K *a, u64 lo, u64 hi, K k)
     return lo;
 }
 
+/* SMJ co-ranks: for tile t of TILE sorted S rows, the R window
+ * [lower_bound(first key), upper_bound(last key)), one thread per tile */
+template <typename K, int TILE>
+__global__ void smj_corank_kernel(const K *rk, u64 nr, const K *sk, u64 ns, u64 tiles, u64 *win)
+{
+    for (u64 t = blockIdx.x * (u64)blockDim.x + threadIdx.x; t < tiles; t += (u64)gridDim.x * blockDim.x) {
+        u64 s0 = t * TILE, s1 = min(ns, s0 + TILE);
+        u64 lo = lower_bound<K>(rk, 0, nr, sk[s0]);
+        K last = sk[s1 - 1];
+        u64 hi = lower_bound<K>(rk, lo, nr, last);
+        while (hi < nr && rk[hi] == last) hi++;
+        win[2 * t] = lo;
+        win[2 * t + 1] = hi;
+    }
+}
+
 /* SMJ match over sorted R and S: a block owns TILE = THREADS * IPT sorted S
- * rows; thread 0 co-ranks the tile (lower bound of its first key in R), each
+ * rows; smj_corank_kernel co-ranked the tile (its R window), each
  * thread then searches the R window once for its first key (one binary search
  * for primary-foreign-key; equal runs are walked, which covers many-to-many)
  * and merges its IPT consecutive S rows against R. */
 template <typename K, bool WRITE, int THREADS, int IPT>
 __global__ __launch_bounds__(THREADS) void smj_match_kernel(
-    const K *rk, u64 nr, const K *sk, u64 ns, u64 *cnt_off, uint32_t *first,
+    const K *rk, const u64 *win, const K *sk, u64 ns, u64 *cnt_off, uint32_t *first,
     unsigned char *multi, Emit e)
 {
     typedef cub::BlockScan<u64, THREADS> BS;
@@ -332,11 +379,8 @@ __global__ __launch_bounds__(THREADS) void smj_match_kernel(
         return;
     }
     if (threadIdx.x == 0) {
-        w_lo = lower_bound<K>(rk, 0, nr, sk[s0]);
-        K last = sk[s1 - 1];
-        u64 hi = lower_bound<K>(rk, w_lo, nr, last);
-        while (hi < nr && rk[hi] == last) hi++; /* upper bound by walking the equal run */
-        w_hi = hi;
+        w_lo = win[2 * blockIdx.x];
+        w_hi = win[2 * blockIdx.x + 1];
     }
     __syncthreads();
     const u64 a = s0 + (u64)threadIdx.x * IPT, b = min(s1, a + IPT);
@@ -374,6 +418,16 @@ __global__ __launch_bounds__(THREADS) void smj_match_kernel(
             }
         }
     }
+}
+
+template <typename K, int THREADS, int TILE>
+__global__ __launch_bounds__(THREADS) void unique_write_kernel(const K *sk, const uint32_t *first,
+                                                               u64 n, const u64 *offs, Emit e)
+{
+    typedef cub::BlockScan<u64, THREADS> BS;
+    __shared__ typename BS::TempStorage tmp;
+    const u64 s0 = blockIdx.x * (u64)TILE, s1 = min(n, s0 + TILE);
+    write_unique<K, THREADS, BS>(sk, first, s0, s1, offs[blockIdx.x], e, tmp);
 }
 
 } // namespace gjj

@@ -249,6 +249,22 @@ static void test_gpu_odd_sizes(void **state)
         pkfk_case(sz[i][0], sz[i][1], 1, 4, 2, 2, W4, 0);
 }
 
+/* R keys all even: the odd partitions of PHJ have S rows but no R rows */
+static void test_gpu_empty_partitions(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 6;
+    gj_dtable hr, hs;
+    host_table(&hr, 20000, 4, 2, W4);
+    host_table(&hs, 30001, 4, 2, W4);
+    for (uint64_t i = 0; i < hr.rows; i++) hset(&hr.key, i, 2 * ((i * 7919) % hr.rows));
+    for (uint64_t i = 0; i < hs.rows; i++) hset(&hs.key, i, rnd() % 40000);
+    check_all(&hr, &hs, UINT64_MAX);
+    gj_htable_free(&hr);
+    gj_htable_free(&hs);
+}
+
 static void test_gpu_2p20_generated(void **state)
 {
     (void)state;
@@ -356,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_exec_rejects_bad_arguments),
         cmocka_unit_test(test_gpu_empty_and_one),
         cmocka_unit_test(test_gpu_odd_sizes),
+        cmocka_unit_test(test_gpu_empty_partitions),
         cmocka_unit_test(test_gpu_2p20_generated),
         cmocka_unit_test(test_gpu_zipf),
         cmocka_unit_test(test_gpu_many_to_many),
