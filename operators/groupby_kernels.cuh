@@ -167,6 +167,15 @@ template <typename K> struct GTable {
     int *overflow;
 };
 
+/* Load with acquire semantics (GPU scope): reads after it see what the
+ * publisher wrote before its release (the fence before atomicExch). */
+__device__ __forceinline__ uint32_t ld_acquire(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
 /* Insert-or-find. MakeVal(fresh) is called once by the inserting thread
  * and returns the value to publish. Returns GB_EMPTY on overflow. */
 template <typename K, typename MakeVal>
@@ -206,10 +215,10 @@ __device__ __forceinline__ uint32_t gt_insert(const GTable<K> &t, K key, MakeVal
                 return nv;
             }
         }
-        while (v == GB_PENDING) v = ((volatile uint32_t *)t.vals)[s];
+        if (v != GB_EMPTY) v = ld_acquire(&t.vals[s]);
+        while (v == GB_PENDING) v = ld_acquire(&t.vals[s]);
         if (v == GB_OVF) return GB_EMPTY;
-        __threadfence();
-        if (((volatile K *)t.keys)[s] == key) return v;
+        if (((volatile K *)t.keys)[s] == key) return v; /* ordered after the acquire */
         s = (s + 1) & t.mask;
     }
     *(volatile int *)t.overflow = 1;
@@ -263,7 +272,7 @@ k_hgb_assign(const K *key, uint64_t n, GTable<K> t, G *gid, K *out_key)
      * id, HGB_CACHE slots, filled up to half): with few groups every lookup
      * after the first few is an on-chip hit instead of an L2 round trip
      * (plain global loads cannot be trusted to see a slot's key in L1). */
-    constexpr int SC = HGB_CACHE;
+    constexpr int SC = sizeof(K) == 4 ? 2 * HGB_CACHE : HGB_CACHE; /* 32 KB / 24 KB */
     __shared__ K ckey[SC];
     __shared__ uint32_t cval[SC];
     __shared__ uint32_t ccount;
