@@ -41,3 +41,11 @@ if [ "${ZIPF:-1}" = 1 ]; then
       --impls all --repeat $REPEAT --bg "$BG" --no-log > "$OUT/zipf.csv" 2>&1; echo "rc=$?"
   cut -d, -f1,4,5,6,7,8,13 "$OUT/zipf.csv"
 fi
+if [ "${CHECKRUN:-1}" = 1 ]; then
+  echo "=== run groupby --check, 2^24 rows"
+  for spec in "HGB 2^12 4" "PGB-TR 2^20 4" "SGB-DE-TR 2^16 8"; do
+    set -- $spec
+    timeout 60 build/bench/groupby_bench run --rows 2^24 --groups $2 --key-bytes $3 --impl $1 --check --repeat 3 \
+        --no-log --profile a100-paper 2>&1 | tail -2
+  done
+fi
