@@ -329,55 +329,6 @@ done:
     return rc;
 }
 
-/* GFUR, every S row matched at most once: write the output in S's original
- * order (see join_kernels.cuh), S payloads read sequentially. */
-template <typename K>
-int write_s_order(Job *j, const Side *ss, const uint32_t *first, const Emit *e0)
-{
-    typedef NphjPolicy P;
-    int rc = GJ_OK;
-    const gj_dtable *S = j->s;
-    const u64 n = S->rows, tiles = (n + P::TILE - 1) / P::TILE;
-    uint32_t *orig = NULL;
-    u64 *cnt = NULL;
-    Emit e = *e0;
-    e.s_ids = NULL;
-    for (int c = 0; c < e.ps; c++) {
-        e.ssrc[c] = S->payload[c].data;
-        e.sstr[c] = 1;
-    }
-    JCUDA(mem_alloc(&j->mem, (void **)&orig, n * 4));
-    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 1) * 8));
-    scatter_first_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>(first, ss->ids, n, orig);
-    JLAUNCHED();
-    unique_count_kernel<P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(orig, n, cnt);
-    JLAUNCHED();
-    JCUDA(cudaMemsetAsync(cnt + tiles, 0, 8, j->mem.s));
-    if ((rc = exclusive_sum(j, cnt, cnt, tiles + 1)) != GJ_OK) goto done;
-    unique_write_kernel<K, P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
-        (const K *)S->key.data, orig, n, cnt, e);
-    JLAUNCHED();
-done:
-    return rc;
-}
-
-/* did any work item see an S row with more than one match? (synchronises) */
-int any_multi(Job *j, const unsigned char *multi, u64 n, int *out)
-{
-    int rc = GJ_OK, *flag = NULL;
-    *out = 1;
-    JCUDA(mem_alloc(&j->mem, (void **)&flag, sizeof *flag));
-    JCUDA(cudaMemsetAsync(flag, 0, sizeof *flag, j->mem.s));
-    if (n) {
-        any_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>(multi, n, flag);
-        JLAUNCHED();
-    }
-    JCUDA(cudaMemcpyAsync(out, flag, sizeof *out, cudaMemcpyDeviceToHost, j->mem.s));
-    JCUDA(cudaStreamSynchronize(j->mem.s));
-done:
-    return rc;
-}
-
 /* ---- PHJ ----------------------------------------------------------------- */
 template <typename K>
 int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
@@ -393,7 +344,6 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     uint32_t *rstart = NULL, *sstart = NULL;
     u64 *items = NULL, *cnt = NULL, n_items = 0, total = 0;
     uint32_t *first = NULL, *item_map = NULL;
-    int multi_any = 1;
     unsigned char *multi = NULL;
     const size_t smem = 2 * P::RC * (sizeof(K) + 4);
     if (bits == 0) {
@@ -423,8 +373,6 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     JCUDA(mem_alloc(&j->mem, (void **)&cnt, (n_items + 1) * 8));
     JCUDA(mem_alloc(&j->mem, (void **)&multi, n_items + 1));
     JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
-    /* S rows of partitions without R rows belong to no item: no match */
-    if (!gftr) JCUDA(cudaMemsetAsync(first, 0xff, S->rows * 4, j->mem.s));
     JCUDA(mem_alloc(&j->mem, (void **)&item_map, n_items * 4));
     phj_item_map_kernel<<<grid_for(parts, 256), 256, 0, j->mem.s>>>(items, parts, item_map);
     JLAUNCHED();
@@ -443,13 +391,9 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     rc = scan_counts(j, cnt, n_items, &total);
     if (rc == GJ_OK) rc = alloc_output<K>(j, total, &rs, &ss, e);
     if (rc != GJ_OK) goto done;
-    if (!gftr && ss.ids && total && (rc = any_multi(j, multi, n_items, &multi_any)) != GJ_OK) goto done;
     JCUDA(gj_timer_mark(tm, j->mem.s));
     if (total && (rc = transform_rest<K>(j, gftr, 0, bits, &rs, &ss, e)) != GJ_OK) goto done;
-    if (!gftr && ss.ids && total && !multi_any) {
-        rc = write_s_order<K>(j, &ss, first, e);
-        if (rc != GJ_OK) goto done;
-    } else if (n_items && total) {
+    if (n_items && total) {
         phj_match_kernel<K, true, P::THREADS, P::RC, P::SC><<<(unsigned)n_items, P::THREADS, smem,
                                                              j->mem.s>>>(
             (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, item_map, bits, cnt, first,
@@ -516,7 +460,6 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     const int gftr = j->impl == GJ_IMPL_SMJ_TR;
     const u64 tile = (u64)P::THREADS * P::IPT, tiles = (S->rows + tile - 1) / tile;
     u64 *mm = NULL, *cnt = NULL, hmm[2] = {~0ULL, 0}, total = 0, *win = NULL;
-    int multi_any = 1;
     uint32_t *first = NULL;
     unsigned char *multi = NULL;
     int end_bit = 0;
@@ -557,13 +500,9 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     rc = scan_counts(j, cnt, tiles, &total);
     if (rc == GJ_OK) rc = alloc_output<K>(j, total, &rs, &ss, e);
     if (rc != GJ_OK) goto done;
-    if (!gftr && ss.ids && total && (rc = any_multi(j, multi, tiles, &multi_any)) != GJ_OK) goto done;
     JCUDA(gj_timer_mark(tm, j->mem.s));
     if (total && (rc = transform_rest<K>(j, gftr, 0, end_bit, &rs, &ss, e)) != GJ_OK) goto done;
-    if (!gftr && ss.ids && total && !multi_any) {
-        rc = write_s_order<K>(j, &ss, first, e);
-        if (rc != GJ_OK) goto done;
-    } else if (total) {
+    if (total) {
         smj_match_kernel<K, true, P::THREADS, P::IPT><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
             (const K *)rs.key, win, (const K *)ss.key, S->rows, cnt, first, multi, *e);
         JLAUNCHED();

@@ -120,22 +120,78 @@ __global__ void phj_items_kernel(const uint32_t *rs, const uint32_t *ss, uint32_
     }
 }
 
+/* V output rows at once, loads of a column issued together before its
+ * stores (memory-level parallelism for the gathers); row k goes to the next
+ * output position when ok[k] */
+template <typename K, int V>
+__device__ __forceinline__ void emit_rows(const Emit &e, u64 o, const K *key, const uint32_t *rp,
+                                          const uint32_t *sp, const bool *ok)
+{
+    u64 at[V];
+    uint32_t r[V], s[V];
+#pragma unroll
+    for (int k = 0; k < V; k++) {
+        at[k] = o;
+        o += ok[k];
+        r[k] = ok[k] ? (e.r_ids ? __ldg(e.r_ids + rp[k]) : rp[k]) : 0;
+        s[k] = ok[k] ? (e.s_ids ? __ldg(e.s_ids + sp[k]) : sp[k]) : 0;
+    }
+#pragma unroll
+    for (int k = 0; k < V; k++)
+        if (ok[k]) ((K *)e.key_out)[at[k]] = key[k];
+    for (int c = 0; c < e.pr + e.ps; c++) {
+        const bool isr = c < e.pr;
+        const int cc = isr ? c : c - e.pr;
+        const void *src = isr ? e.rsrc[cc] : e.ssrc[cc];
+        void *dst = isr ? e.rdst[cc] : e.sdst[cc];
+        const int w = isr ? e.rw[cc] : e.sw[cc], str = isr ? e.rstr[cc] : e.sstr[cc];
+        const uint32_t *row = isr ? r : s;
+        if (w == 4) {
+            uint32_t v[V];
+#pragma unroll
+            for (int k = 0; k < V; k++)
+                v[k] = ok[k] ? __ldg((const uint32_t *)src + (u64)row[k] * str) : 0;
+#pragma unroll
+            for (int k = 0; k < V; k++)
+                if (ok[k]) ((uint32_t *)dst)[at[k]] = v[k];
+        } else {
+            u64 v[V];
+#pragma unroll
+            for (int k = 0; k < V; k++) v[k] = ok[k] ? __ldg((const u64 *)src + row[k]) : 0;
+#pragma unroll
+            for (int k = 0; k < V; k++)
+                if (ok[k]) ((u64 *)dst)[at[k]] = v[k];
+        }
+    }
+}
+
 /* WRITE pass of an item whose S rows matched at most once each (found by
  * the COUNT pass, which stored the match in first[]): no table, no search,
- * just compaction of first[] and the gathers. */
+ * just compaction of first[] and the gathers; V consecutive rows a thread. */
 template <typename K, int THREADS, typename BS>
 __device__ __forceinline__ void write_unique(const K *sk, const uint32_t *first, u64 s0, u64 s1,
                                              u64 base, const Emit &e,
                                              typename BS::TempStorage &ts)
 {
+    const int V = 4;
     u64 running = 0;
-    for (u64 t0 = s0; t0 < s1; t0 += THREADS) {
-        u64 s = t0 + threadIdx.x;
-        uint32_t r = s < s1 ? first[s] : EMPTY;
-        u64 c = r != EMPTY, pre, agg;
+    for (u64 t0 = s0; t0 < s1; t0 += (u64)THREADS * V) {
+        const u64 a = t0 + (u64)threadIdx.x * V;
+        uint32_t r[V], sp[V];
+        bool ok[V];
+        K key[V];
+        u64 c = 0, pre, agg;
+#pragma unroll
+        for (int k = 0; k < V; k++) {
+            r[k] = a + k < s1 ? first[a + k] : EMPTY;
+            ok[k] = r[k] != EMPTY;
+            key[k] = ok[k] ? sk[a + k] : 0;
+            sp[k] = (uint32_t)(a + k);
+            c += ok[k];
+        }
         __syncthreads();
         BS(ts).ExclusiveSum(c, pre, agg);
-        if (c) emit_row<K>(e, base + running + pre, sk[s], r, (uint32_t)s);
+        if (c) emit_rows<K, V>(e, base + running + pre, key, r, sp, ok);
         running += agg;
     }
 }
@@ -145,35 +201,6 @@ __global__ void phj_item_map_kernel(const u64 *item_start, uint32_t P, uint32_t 
 {
     for (u64 p = blockIdx.x * (u64)blockDim.x + threadIdx.x; p < P; p += (u64)gridDim.x * blockDim.x)
         for (u64 i = item_start[p]; i < item_start[p + 1]; i++) map[i] = (uint32_t)p;
-}
-
-/* ---- GFUR, primary-foreign-key: materialise in S's original order -------
- * When every S row matched at most once, the COUNT pass's first[] (in
- * transformed S order) is scattered to S's original order; the output is
- * then written in that order, so S's payloads are read sequentially instead
- * of gathered at random (only R's payloads stay random gathers). */
-__global__ void any_kernel(const unsigned char *flags, u64 n, int *any)
-{
-    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
-        if (flags[i]) *any = 1;
-}
-
-__global__ void scatter_first_kernel(const uint32_t *first, const uint32_t *s_ids, u64 n, uint32_t *orig)
-{
-    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
-        orig[s_ids[i]] = first[i];
-}
-
-template <int THREADS, int TILE>
-__global__ __launch_bounds__(THREADS) void unique_count_kernel(const uint32_t *first, u64 n, u64 *cnt)
-{
-    typedef cub::BlockReduce<u64, THREADS> BR;
-    __shared__ typename BR::TempStorage tmp;
-    const u64 s0 = blockIdx.x * (u64)TILE, s1 = min(n, s0 + TILE);
-    u64 c = 0;
-    for (u64 s = s0 + threadIdx.x; s < s1; s += THREADS) c += first[s] != EMPTY;
-    u64 tot = BR(tmp).Sum(c);
-    if (threadIdx.x == 0) cnt[blockIdx.x] = tot;
 }
 
 /* PHJ match: one block per work item builds a shared-memory hash table of its
@@ -418,16 +445,6 @@ __global__ __launch_bounds__(THREADS) void smj_match_kernel(
             }
         }
     }
-}
-
-template <typename K, int THREADS, int TILE>
-__global__ __launch_bounds__(THREADS) void unique_write_kernel(const K *sk, const uint32_t *first,
-                                                               u64 n, const u64 *offs, Emit e)
-{
-    typedef cub::BlockScan<u64, THREADS> BS;
-    __shared__ typename BS::TempStorage tmp;
-    const u64 s0 = blockIdx.x * (u64)TILE, s1 = min(n, s0 + TILE);
-    write_unique<K, THREADS, BS>(sk, first, s0, s1, offs[blockIdx.x], e, tmp);
 }
 
 } // namespace gjj
