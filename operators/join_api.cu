@@ -345,7 +345,9 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     u64 *items = NULL, *cnt = NULL, n_items = 0, total = 0;
     uint32_t *first = NULL, *item_map = NULL;
     unsigned char *multi = NULL;
-    const size_t smem = 2 * P::RC * (sizeof(K) + 4);
+    unsigned *max_chunk = NULL, h_max = 0;
+    size_t smem = 0;
+    uint32_t tslots = 0;
     if (bits == 0) {
         identity_side(R, &rs);
         identity_side(S, &ss);
@@ -354,11 +356,16 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
         if (rc == GJ_OK) rc = transform_side<K>(j, S, gftr, 0, bits, &ss);
         if (rc != GJ_OK) goto done;
     }
+    mem_free(&j->mem, j->tmp); /* transform_rest allocates again if it needs */
+    j->tmp = NULL;
+    j->tmp_bytes = 0;
     JCUDA(gj_timer_mark(tm, j->mem.s));
     /* match: partition bounds, work items, count */
     JCUDA(mem_alloc(&j->mem, (void **)&rstart, (parts + 1) * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&sstart, (parts + 1) * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&items, (parts + 1) * 8));
+    JCUDA(mem_alloc(&j->mem, (void **)&max_chunk, 4));
+    JCUDA(cudaMemsetAsync(max_chunk, 0, 4, j->mem.s));
     bounds_kernel<K><<<grid_for(R->rows, 256), 256, 0, j->mem.s>>>(
         (const K *)rs.key, R->rows, parts - 1, parts, rstart);
     JLAUNCHED();
@@ -366,10 +373,13 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
         (const K *)ss.key, S->rows, parts - 1, parts, sstart);
     JLAUNCHED();
     phj_items_kernel<P::RC, P::SC><<<grid_for(parts + 1, 256), 256, 0, j->mem.s>>>(
-        rstart, sstart, parts, items);
+        rstart, sstart, parts, items, max_chunk);
     JLAUNCHED();
     rc = scan_counts(j, items, parts, &n_items);
     if (rc != GJ_OK) goto done;
+    JCUDA(cudaMemcpy(&h_max, max_chunk, 4, cudaMemcpyDeviceToHost));
+    tslots = 1u << table_bits(h_max);
+    smem = (size_t)tslots * (sizeof(K) + 4);
     JCUDA(mem_alloc(&j->mem, (void **)&cnt, (n_items + 1) * 8));
     JCUDA(mem_alloc(&j->mem, (void **)&multi, n_items + 1));
     JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
@@ -383,7 +393,7 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     if (n_items) {
         phj_match_kernel<K, false, P::THREADS, P::RC, P::SC><<<(unsigned)n_items, P::THREADS, smem,
                                                               j->mem.s>>>(
-            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, item_map, bits, cnt, first,
+            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, item_map, bits, tslots, cnt, first,
             multi, *e);
         JLAUNCHED();
     }
@@ -396,7 +406,7 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     if (n_items && total) {
         phj_match_kernel<K, true, P::THREADS, P::RC, P::SC><<<(unsigned)n_items, P::THREADS, smem,
                                                              j->mem.s>>>(
-            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, item_map, bits, cnt, first,
+            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, item_map, bits, tslots, cnt, first,
             multi, *e);
         JLAUNCHED();
     }
@@ -485,6 +495,9 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
         if (rc == GJ_OK) rc = transform_side<K>(j, S, gftr, 0, end_bit, &ss);
         if (rc != GJ_OK) goto done;
     }
+    mem_free(&j->mem, j->tmp);
+    j->tmp = NULL;
+    j->tmp_bytes = 0;
     JCUDA(gj_timer_mark(tm, j->mem.s));
     JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 1) * 8));
     JCUDA(mem_alloc(&j->mem, (void **)&multi, tiles + 1));

@@ -111,13 +111,23 @@ __global__ void bounds_kernel(const K *k, u64 n, uint32_t mask, uint32_t P, uint
 /* Work items of partition p: R chunks x S chunks (decomposition of oversized
  * partitions, for skew and duplicates). items[P] = 0 for the exclusive scan. */
 template <int RC, int SC>
-__global__ void phj_items_kernel(const uint32_t *rs, const uint32_t *ss, uint32_t P, u64 *items)
+__global__ void phj_items_kernel(const uint32_t *rs, const uint32_t *ss, uint32_t P, u64 *items,
+                                 unsigned *max_chunk)
 {
     for (u64 p = blockIdx.x * (u64)blockDim.x + threadIdx.x; p <= P; p += (u64)gridDim.x * blockDim.x) {
         if (p == P) { items[p] = 0; continue; }
         u64 nr = rs[p + 1] - rs[p], ns = ss[p + 1] - ss[p];
         items[p] = (nr && ns) ? ((nr + RC - 1) / RC) * ((ns + SC - 1) / SC) : 0;
+        if (items[p]) atomicMax(max_chunk, (unsigned)(nr < RC ? nr : RC));
     }
+}
+
+/* hash table slots for `rows` keys: a power of two >= 1.5 rows (load <= 2/3) */
+__host__ __device__ inline int table_bits(uint32_t rows)
+{
+    int bits = 1;
+    while ((1u << bits) < rows + rows / 2) bits++;
+    return bits;
 }
 
 /* V output rows at once, loads of a column issued together before its
@@ -209,8 +219,8 @@ __global__ void phj_item_map_kernel(const u64 *item_start, uint32_t P, uint32_t 
 template <typename K, bool WRITE, int THREADS, int RC, int SC>
 __global__ __launch_bounds__(THREADS) void phj_match_kernel(
     const K *rk, const K *sk, const uint32_t *rstart, const uint32_t *sstart,
-    const u64 *item_start, const uint32_t *item_map, int shift, u64 *cnt_off, uint32_t *first,
-    unsigned char *multi, Emit e)
+    const u64 *item_start, const uint32_t *item_map, int shift, uint32_t tslots, u64 *cnt_off,
+    uint32_t *first, unsigned char *multi, Emit e)
 {
     typedef cub::BlockScan<u64, THREADS> BS;
     typedef cub::BlockReduce<u64, THREADS> BR;
@@ -229,12 +239,12 @@ __global__ __launch_bounds__(THREADS) void phj_match_kernel(
         write_unique<K, THREADS, BS>(sk, first, s0, s1, cnt_off[item], e, tmp.scan);
         return;
     }
-    /* table: 2^bits slots >= 2 * rows */
-    int bits = 1;
-    while ((1u << bits) < 2 * (r1 - r0)) bits++;
+    /* table: 2^bits slots >= 1.5 rows; the launch sized shared memory for
+     * the largest chunk (tslots slots) */
+    const int bits = table_bits(r1 - r0);
     const uint32_t slots = 1u << bits, smask = slots - 1;
     K *tk = (K *)smem;
-    uint32_t *tid = (uint32_t *)(tk + (2 * RC));
+    uint32_t *tid = (uint32_t *)(tk + tslots);
     for (uint32_t i = threadIdx.x; i < slots; i += THREADS) tid[i] = EMPTY;
     __syncthreads();
     for (uint32_t r = r0 + threadIdx.x; r < r1; r += THREADS) {
