@@ -58,6 +58,18 @@ int gj_cli_parse_workload(const char *cmd, int argc, char **argv, gj_workload *w
 /* Parse "max,sum,count-distinct" into w->aggs. 0 or GJ_EXIT_USAGE. */
 int gj_cli_parse_aggs(const char *cmd, const char *list, gj_workload *w);
 
+/* qsort comparator for doubles (medians of repeated runs). */
+int gj_cli_cmp_double(const void *a, const void *b);
+/* For run/bench: require a GPU (exit 3), open the store for the execution
+ * log unless no_log (a note when it cannot), pick the profile. Returns an
+ * exit code; *db may be NULL afterwards. */
+int gj_cli_exec_setup(const char *cmd, const char *db_flag, const char *profile, int no_log,
+                      gj_profile **prof, gj_db **db, char *note, size_t note_n);
+/* Append one measured execution to the store's log (db NULL: nothing). */
+void gj_cli_log_exec(gj_db *db, const gj_profile *p, const gj_workload *w, gj_impl impl,
+                     const gj_estimate *est, double ms, const double *phase_ms, int n_phases,
+                     int checked, int repeats);
+
 /* Subcommands. */
 int gj_cli_recommend(int argc, char **argv);
 int gj_cli_model(int argc, char **argv);

@@ -66,20 +66,6 @@ static void help_bench(void)
            "  gjadvise bench groupby --sweep groups=2^4:2^14:4 --impls HGB,PGB-TR --key-bytes 8\n");
 }
 
-static int parse_aggs(const char *s, gj_workload *w)
-{
-    char buf[256];
-    gj_strlcpy(buf, s, sizeof buf);
-    int n = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (n == GJ_MAX_AGGS || gj_agg_parse(t, &w->aggs[n])) return -1;
-        n++;
-    }
-    if (!n) return -1;
-    w->n_aggs = n;
-    return 0;
-}
-
 static int parse_pow(const char *s, uint64_t *out) { return gj_cli_parse_size(s, 1ull << 40, out); }
 
 static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int bench)
@@ -112,7 +98,7 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
         switch (c) {
         case O_ROWS: if (gj_cli_parse_size(v, 0x7fffffffull, &o->w.rows) || !o->w.rows) return gj_cli_bad(cmd, "--rows", v, "1..2^31-1"); break;
         case O_GROUPS: if (gj_cli_parse_size(v, 0x7fffffffull, &o->w.groups) || !o->w.groups) return gj_cli_bad(cmd, "--groups", v, "1..2^31-1"); break;
-        case O_AGGS: if (parse_aggs(v, &o->w)) return gj_cli_bad(cmd, "--aggs", v, "1..8 of sum,min,max,count,avg,count-distinct,median"); break;
+        case O_AGGS: if (gj_cli_parse_aggs(cmd, v, &o->w)) return GJ_EXIT_USAGE; break;
         case O_IMPL: {
             gj_impl im;
             if (!strcmp(v, "auto")) o->impl = -1;
@@ -215,12 +201,6 @@ done:
     return rc;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 typedef struct gb_meas {
     double ms, phase[2];
     uint64_t groups, peak;
@@ -315,9 +295,9 @@ static int measure(gj_impl impl, const gb_input *in, const gj_workload *w, int r
         p1[r] = t.ms[1];
         if (t.peak_bytes > m->peak) m->peak = t.peak_bytes;
     }
-    qsort(tot, repeat, sizeof *tot, cmp_d);
-    qsort(p0, repeat, sizeof *p0, cmp_d);
-    qsort(p1, repeat, sizeof *p1, cmp_d);
+    qsort(tot, repeat, sizeof *tot, gj_cli_cmp_double);
+    qsort(p0, repeat, sizeof *p0, gj_cli_cmp_double);
+    qsort(p1, repeat, sizeof *p1, gj_cli_cmp_double);
     m->ms = tot[repeat / 2];
     m->phase[0] = p0[repeat / 2];
     m->phase[1] = p1[repeat / 2];
@@ -326,46 +306,6 @@ done:
     free(p0);
     free(p1);
     return rc;
-}
-
-static void log_run(gj_db *db, const gj_profile *p, const gj_workload *w, gj_impl impl, const gj_estimate *est,
-                    const gb_meas *m, int repeat)
-{
-    if (!db) return;
-    gj_exec_record r;
-    memset(&r, 0, sizeof r);
-    gj_strlcpy(r.profile, gj_profile_name(p), sizeof r.profile);
-    r.profile_version = gj_profile_version(p);
-    gj_device dev;
-    if (gj_gpu_identify(0, &dev, NULL) == GJ_OK) gj_strlcpy(r.device_uuid, dev.uuid, sizeof r.device_uuid);
-    r.w = *w;
-    r.impl = impl;
-    r.predicted_ms = est->ms;
-    r.measured_ms = m->ms;
-    r.n_phases = 2;
-    for (int i = 0; i < 2; i++) {
-        r.predicted_phase_ms[i] = i < est->n_phases ? est->phase[i].ms : 0;
-        r.measured_phase_ms[i] = m->phase[i];
-    }
-    r.checked = m->checked;
-    r.repeats = repeat;
-    gj_db_exec_log(db, &r, NULL);
-}
-
-static int setup(const char *cmd, gb_opts *o, gj_profile **prof, gj_db **db, char *note, size_t nn)
-{
-    int n = 0, ex;
-    if (gj_gpu_count(&n, NULL) != GJ_OK || n == 0) {
-        fprintf(stderr, "gjadvise %s: no CUDA device\n", cmd);
-        return GJ_EXIT_NODEVICE;
-    }
-    if ((ex = gj_cli_pick_profile(cmd, o->db, o->profile, prof, note, nn))) return ex;
-    if (!o->no_log) {
-        ex = 0;
-        if (gj_cli_open_db(cmd, o->db, GJ_DB_OPEN_CREATE, db, &ex) != GJ_OK) *db = NULL; /* no log: say so */
-        if (!*db) fprintf(stderr, "gjadvise %s: note: the run is not logged (store unavailable)\n", cmd);
-    }
-    return 0;
 }
 
 int gj_cli_run_groupby(int argc, char **argv)
@@ -384,7 +324,7 @@ int gj_cli_run_groupby(int argc, char **argv)
     gb_meas m;
     gj_impl impl;
     if (gj_ctx_new(&ctx)) return GJ_EXIT_FAIL;
-    if ((ex = setup(cmd, &o, &prof, &db, note, sizeof note))) goto done;
+    if ((ex = gj_cli_exec_setup(cmd, o.db, o.profile, o.no_log, &prof, &db, note, sizeof note))) goto done;
     int rc;
     if ((rc = gj_workload_check(&o.w, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, "workload"); goto done; }
     if (o.impl < 0) {
@@ -396,7 +336,7 @@ int gj_cli_run_groupby(int argc, char **argv)
     gj_model_estimate(impl, &o.w, gj_profile_hw(prof), &est, NULL);
     if ((rc = input_make(&o, &o.w, &in, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, "generate input"); goto done; }
     if ((rc = measure(impl, &in, &o.w, o.repeat, o.check, &m, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, gj_impl_name(impl)); goto done; }
-    log_run(db, prof, &o.w, impl, &est, &m, o.repeat);
+    gj_cli_log_exec(db, prof, &o.w, impl, &est, m.ms, m.phase, 2, m.checked, o.repeat);
     if (o.json) {
         printf("{\"impl\":\"%s\",\"auto\":%s,\"rows\":%llu,\"groups_hint\":%llu,\"groups\":%llu,\"key_bytes\":%d,"
                "\"measured_ms\":%.4f,\"measured_group_ms\":%.4f,\"measured_aggregate_ms\":%.4f,"
@@ -439,7 +379,7 @@ int gj_cli_bench_groupby(int argc, char **argv)
     gj_ctx *ctx = NULL;
     char note[256] = "";
     if (gj_ctx_new(&ctx)) return GJ_EXIT_FAIL;
-    if ((ex = setup(cmd, &o, &prof, &db, note, sizeof note))) goto done;
+    if ((ex = gj_cli_exec_setup(cmd, o.db, o.profile, o.no_log, &prof, &db, note, sizeof note))) goto done;
     double bg = o.bg > 0 ? o.bg : gj_profile_hw(prof)->bw_seq;
     printf("impl,key_bytes,rows,groups_param,groups,median_ms,group_ms,aggregate_ms,predicted_ms,"
            "grows_per_s,bytes,floor_ms,ratio,check\n");
@@ -463,7 +403,7 @@ int gj_cli_bench_groupby(int argc, char **argv)
                        (unsigned long long)g, gj_ctx_errmsg(ctx));
                 continue;
             }
-            log_run(db, prof, &w, impl, &est, &m, o.repeat);
+            gj_cli_log_exec(db, prof, &w, impl, &est, m.ms, m.phase, 2, m.checked, o.repeat);
             printf("%s,%d,%llu,%llu,%llu,%.4f,%.4f,%.4f,%.4f,%.4g,%.0f,%.4f,%.3f,%s\n", gj_impl_name(impl), w.key_bytes,
                    (unsigned long long)w.rows, (unsigned long long)g, (unsigned long long)m.groups, m.ms, m.phase[0],
                    m.phase[1], est.ms, w.rows / m.ms * 1e3, bytes, floor_ms, m.ms / floor_ms,

@@ -249,12 +249,6 @@ done:
     return rc;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 typedef struct jn_meas {
     double ms, phase[3];
     uint64_t rows, peak;
@@ -302,7 +296,7 @@ static int measure(gj_impl impl, const jn_input *in, int repeat, int check, jn_m
         if (t.peak_bytes > m->peak) m->peak = t.peak_bytes;
     }
     for (int p = 0; p < 4; p++) {
-        qsort(v + p * repeat, repeat, sizeof *v, cmp_d);
+        qsort(v + p * repeat, repeat, sizeof *v, gj_cli_cmp_double);
         double med = repeat % 2 ? v[p * repeat + repeat / 2]
                                 : 0.5 * (v[p * repeat + repeat / 2 - 1] + v[p * repeat + repeat / 2]);
         if (p == 0) m->ms = med; else m->phase[p - 1] = med;
@@ -310,51 +304,6 @@ static int measure(gj_impl impl, const jn_input *in, int repeat, int check, jn_m
 done:
     free(v);
     return rc;
-}
-
-static void log_run(gj_db *db, const gj_profile *p, const gj_workload *w, gj_impl impl,
-                    const gj_estimate *est, const jn_meas *m, int repeat)
-{
-    if (!db) return;
-    gj_exec_record r;
-    gj_device dev;
-    memset(&r, 0, sizeof r);
-    gj_strlcpy(r.profile, gj_profile_name(p), sizeof r.profile);
-    r.profile_version = gj_profile_version(p);
-    if (gj_gpu_identify(0, &dev, NULL) == GJ_OK) gj_strlcpy(r.device_uuid, dev.uuid, sizeof r.device_uuid);
-    r.w = *w;
-    r.impl = impl;
-    r.predicted_ms = est->ms;
-    r.measured_ms = m->ms;
-    r.n_phases = 3;
-    for (int i = 0; i < 3; i++) {
-        r.predicted_phase_ms[i] = i < est->n_phases ? est->phase[i].ms : 0;
-        r.measured_phase_ms[i] = m->phase[i];
-    }
-    r.checked = m->checked;
-    r.repeats = repeat;
-    gj_ctx *ctx = NULL;
-    gj_ctx_new(&ctx);
-    if (gj_db_exec_log(db, &r, ctx) != GJ_OK)
-        fprintf(stderr, "gjadvise: note: run not logged: %s\n", gj_ctx_errmsg(ctx));
-    gj_ctx_free(ctx);
-}
-
-static int setup(const char *cmd, const jn_opts *o, gj_profile **prof, gj_db **db, char *note, size_t nn)
-{
-    int n = 0, ex;
-    if (gj_gpu_count(&n, NULL) != GJ_OK || n == 0) {
-        fprintf(stderr, "gjadvise %s: no CUDA device\n", cmd);
-        return GJ_EXIT_NODEVICE;
-    }
-    /* open (creating) the store first, so --db of a new file works */
-    if (!o->no_log) {
-        ex = 0;
-        if (gj_cli_open_db(cmd, o->db, GJ_DB_OPEN_CREATE, db, &ex) != GJ_OK) *db = NULL;
-        if (!*db) fprintf(stderr, "gjadvise %s: note: runs are not logged (store unavailable)\n", cmd);
-    }
-    if ((ex = gj_cli_pick_profile(cmd, o->db, o->profile, prof, note, nn))) return ex;
-    return 0;
 }
 
 static double out_bytes(const gj_workload *w, uint64_t rows)
@@ -383,7 +332,7 @@ int gj_cli_run_join(int argc, char **argv)
     jn_meas m;
     gj_impl impl;
     if (gj_ctx_new(&ctx)) return GJ_EXIT_FAIL;
-    if ((ex = setup(cmd, &o, &prof, &db, note, sizeof note))) goto done;
+    if ((ex = gj_cli_exec_setup(cmd, o.db, o.profile, o.no_log, &prof, &db, note, sizeof note))) goto done;
     if ((rc = gj_workload_check(&o.w, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, "workload"); goto done; }
     if ((rc = input_make(&o, &o.w, &in, ctx, &ex))) {
         ex = ex ? ex : gj_cli_exit_for(rc);
@@ -397,7 +346,7 @@ int gj_cli_run_join(int argc, char **argv)
     memset(&est, 0, sizeof est);
     gj_model_estimate(impl, &o.w, gj_profile_hw(prof), &est, NULL);
     if ((rc = measure(impl, &in, o.repeat, o.check, &m, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, gj_impl_name(impl)); goto done; }
-    log_run(db, prof, &o.w, impl, &est, &m, o.repeat);
+    gj_cli_log_exec(db, prof, &o.w, impl, &est, m.ms, m.phase, 3, m.checked, o.repeat);
     double bg = gj_profile_hw(prof)->bw_seq;
     double floor_ms = bg > 0 ? (in_bytes(&o.w) + out_bytes(&o.w, m.rows)) / (bg * 1e9) * 1e3 : NAN;
     static const char *ph[3] = {"transform", "match", "materialize"};
@@ -467,7 +416,7 @@ int gj_cli_bench_join(int argc, char **argv)
         return GJ_EXIT_USAGE;
     }
     if (gj_ctx_new(&ctx)) return GJ_EXIT_FAIL;
-    if ((ex = setup(cmd, &o, &prof, &db, note, sizeof note))) goto done;
+    if ((ex = gj_cli_exec_setup(cmd, o.db, o.profile, o.no_log, &prof, &db, note, sizeof note))) goto done;
     double bg = o.bg > 0 ? o.bg : gj_profile_hw(prof)->bw_seq;
     int mul = !strcmp(o.sweep, "r-rows") || !strcmp(o.sweep, "s-rows");
     printf("impl,param,value,r_rows,s_rows,key_bytes,payload_bytes,r_payloads,s_payloads,match_ratio,zipf,"
@@ -494,7 +443,7 @@ int gj_cli_bench_join(int argc, char **argv)
                        gj_ctx_errmsg(ctx));
                 continue;
             }
-            log_run(db, prof, &w, impl, &est, &m, o.repeat);
+            gj_cli_log_exec(db, prof, &w, impl, &est, m.ms, m.phase, 3, m.checked, o.repeat);
             double bytes = in_bytes(&w) + out_bytes(&w, m.rows);
             double floor_ms = bg > 0 ? bytes / (bg * 1e9) * 1e3 : NAN;
             printf("%s,%s,%g,%llu,%llu,%d,%d,%d,%d,%g,%g,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"

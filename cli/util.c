@@ -175,3 +175,53 @@ int gj_cli_pick_profile(const char *cmd, const char *db_flag, const char *name, 
              ngpu > 0 ? "no calibrated profile for this GPU" : "no GPU here");
     return GJ_EXIT_OK;
 }
+
+int gj_cli_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int gj_cli_exec_setup(const char *cmd, const char *db_flag, const char *profile, int no_log,
+                      gj_profile **prof, gj_db **db, char *note, size_t note_n)
+{
+    int n = 0, ex = 0;
+    *db = NULL;
+    if (gj_gpu_count(&n, NULL) != GJ_OK || n == 0) {
+        fprintf(stderr, "gjadvise %s: no CUDA device\n", cmd);
+        return GJ_EXIT_NODEVICE;
+    }
+    /* open (creating) the store first, so --db of a new file works */
+    if (!no_log) {
+        if (gj_cli_open_db(cmd, db_flag, GJ_DB_OPEN_CREATE, db, &ex) != GJ_OK) *db = NULL;
+        if (!*db) fprintf(stderr, "gjadvise %s: note: runs are not logged (store unavailable)\n", cmd);
+    }
+    return gj_cli_pick_profile(cmd, db_flag, profile, prof, note, note_n);
+}
+
+void gj_cli_log_exec(gj_db *db, const gj_profile *p, const gj_workload *w, gj_impl impl,
+                     const gj_estimate *est, double ms, const double *phase_ms, int n_phases,
+                     int checked, int repeats)
+{
+    if (!db) return;
+    gj_exec_record r;
+    gj_device dev;
+    gj_ctx ctx = {0};
+    memset(&r, 0, sizeof r);
+    gj_strlcpy(r.profile, gj_profile_name(p), sizeof r.profile);
+    r.profile_version = gj_profile_version(p);
+    if (gj_gpu_identify(0, &dev, NULL) == GJ_OK) gj_strlcpy(r.device_uuid, dev.uuid, sizeof r.device_uuid);
+    r.w = *w;
+    r.impl = impl;
+    r.predicted_ms = est->ms;
+    r.measured_ms = ms;
+    r.n_phases = n_phases;
+    for (int i = 0; i < n_phases && i < GJ_MAX_PHASES; i++) {
+        r.predicted_phase_ms[i] = i < est->n_phases ? est->phase[i].ms : 0;
+        r.measured_phase_ms[i] = phase_ms[i];
+    }
+    r.checked = checked;
+    r.repeats = repeats;
+    if (gj_db_exec_log(db, &r, &ctx) != GJ_OK)
+        fprintf(stderr, "gjadvise: note: run not logged: %s\n", ctx.msg);
+}
