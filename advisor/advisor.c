@@ -33,12 +33,12 @@ static int by_time(const void *x, const void *y)
 }
 
 /* Estimate and rank; returns the number of feasible implementations. */
-static int rank_all(const gj_workload *w, const gj_hw *hw, gj_estimate *est, int *n)
+static int rank_all(const gj_workload *w, const gj_profile *p, gj_estimate *est, int *n)
 {
     int count, feasible = 0;
     const gj_impl *list = impls_of(w->op, &count);
     for (int i = 0; i < count; i++) {
-        gj_model_estimate(list[i], w, hw, &est[i], NULL);
+        gj_profile_estimate(list[i], w, p, &est[i], NULL);
         feasible += est[i].feasible;
     }
     qsort(est, (size_t)count, sizeof est[0], by_time);
@@ -47,11 +47,11 @@ static int rank_all(const gj_workload *w, const gj_hw *hw, gj_estimate *est, int
 }
 
 /* Best implementation for w, or -1 if none is feasible. */
-static int best_of(const gj_workload *w, const gj_hw *hw)
+static int best_of(const gj_workload *w, const gj_profile *p)
 {
     gj_estimate est[GJ_IMPL_COUNT];
     int n;
-    return rank_all(w, hw, est, &n) ? (int)est[0].impl : -1;
+    return rank_all(w, p, est, &n) ? (int)est[0].impl : -1;
 }
 
 /* ---- the paper's rules --------------------------------------------------- */
@@ -152,7 +152,7 @@ static void set_axis(gj_workload *w, const char *name, double v)
 /* Nearest flip along one axis: scan outwards from the current value on a
  * fine grid, then bisect continuous axes. Returns the distance normalised to
  * the axis' range (INFINITY if none) and fills cx with the nearest flip. */
-static double search_axis(const gj_workload *w0, const gj_hw *hw, const axis *ax, int best,
+static double search_axis(const gj_workload *w0, const gj_profile *p, const axis *ax, int best,
                           gj_crossover *cx)
 {
     double cur = get_axis(w0, ax->name);
@@ -174,7 +174,7 @@ static double search_axis(const gj_workload *w0, const gj_hw *hw, const axis *ax
             gj_workload w = *w0;
             set_axis(&w, ax->name, v);
             if (gj_workload_check(&w, NULL) != GJ_OK) break;
-            int b = best_of(&w, hw);
+            int b = best_of(&w, p);
             if (b >= 0 && b != best) {
                 /* bisect between prev (best) and v (b) */
                 double lo = prev, hi = v;
@@ -183,7 +183,7 @@ static double search_axis(const gj_workload *w0, const gj_hw *hw, const axis *ax
                     if (mid == lo || mid == hi) break;
                     gj_workload wm = *w0;
                     set_axis(&wm, ax->name, mid);
-                    int bm = best_of(&wm, hw);
+                    int bm = best_of(&wm, p);
                     if (bm == best) lo = mid;
                     else {
                         hi = mid;
@@ -210,7 +210,8 @@ static double search_axis(const gj_workload *w0, const gj_hw *hw, const axis *ax
     return best_dist;
 }
 
-static void find_crossover(const gj_workload *w, const gj_hw *hw, gj_impl best, gj_crossover *out)
+static void find_crossover(const gj_workload *w, const gj_profile *p, gj_impl best,
+                           gj_crossover *out)
 {
     memset(out, 0, sizeof *out);
     axis axes[4];
@@ -227,7 +228,7 @@ static void find_crossover(const gj_workload *w, const gj_hw *hw, gj_impl best, 
     /* The axes are in order of how much the paper says they decide (match
      * ratio for joins, group count for group-bys): report the first that
      * flips the choice, at its nearest flip. */
-    for (int i = 0; i < n && !out->found; i++) search_axis(w, hw, &axes[i], (int)best, out);
+    for (int i = 0; i < n && !out->found; i++) search_axis(w, p, &axes[i], (int)best, out);
 }
 
 /* ---- explanation ------------------------------------------------------------ */
@@ -274,7 +275,7 @@ int gj_advise(const gj_workload *w, const gj_profile *p, gj_plan *out, gj_ctx *c
     memset(out, 0, sizeof *out);
     out->op = w->op;
     gj_strlcpy(out->profile, gj_profile_name(p), sizeof out->profile);
-    int feasible = rank_all(w, hw, out->est, &out->n);
+    int feasible = rank_all(w, p, out->est, &out->n);
     out->best = out->est[0].impl;
     out->heuristic = paper_rule(w, hw, out->heuristic_rule, sizeof out->heuristic_rule);
     if (!feasible) {
@@ -282,7 +283,7 @@ int gj_advise(const gj_workload *w, const gj_profile *p, gj_plan *out, gj_ctx *c
         return gj_seterr(ctx, GJ_ERR_INFEASIBLE, "no implementation fits: %s", out->est[0].why);
     }
     explain(out);
-    find_crossover(w, hw, out->best, &out->crossover);
+    find_crossover(w, p, out->best, &out->crossover);
     if (out->heuristic != out->best) {
         size_t l = strlen(out->reason);
         double hms = 0;

@@ -68,7 +68,7 @@ int gj_cli_exec_setup(const char *cmd, const char *db_flag, const char *profile,
 /* Append one measured execution to the store's log (db NULL: nothing). */
 void gj_cli_log_exec(gj_db *db, const gj_profile *p, const gj_workload *w, gj_impl impl,
                      const gj_estimate *est, double ms, const double *phase_ms, int n_phases,
-                     int checked, int repeats);
+                     int checked, int repeats, const char *tag);
 
 /* Subcommands. */
 int gj_cli_recommend(int argc, char **argv);

@@ -333,10 +333,10 @@ int gj_cli_run_groupby(int argc, char **argv)
         impl = plan.best;
     } else impl = (gj_impl)o.impl;
     memset(&est, 0, sizeof est);
-    gj_model_estimate(impl, &o.w, gj_profile_hw(prof), &est, NULL);
+    gj_profile_estimate(impl, &o.w, prof, &est, NULL);
     if ((rc = input_make(&o, &o.w, &in, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, "generate input"); goto done; }
     if ((rc = measure(impl, &in, &o.w, o.repeat, o.check, &m, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, gj_impl_name(impl)); goto done; }
-    gj_cli_log_exec(db, prof, &o.w, impl, &est, m.ms, m.phase, 2, m.checked, o.repeat);
+    gj_cli_log_exec(db, prof, &o.w, impl, &est, m.ms, m.phase, 2, m.checked, o.repeat, "run");
     if (o.json) {
         printf("{\"impl\":\"%s\",\"auto\":%s,\"rows\":%llu,\"groups_hint\":%llu,\"groups\":%llu,\"key_bytes\":%d,"
                "\"measured_ms\":%.4f,\"measured_group_ms\":%.4f,\"measured_aggregate_ms\":%.4f,"
@@ -396,14 +396,14 @@ int gj_cli_bench_groupby(int argc, char **argv)
             gb_meas m;
             gj_estimate est;
             memset(&est, 0, sizeof est);
-            gj_model_estimate(impl, &w, gj_profile_hw(prof), &est, NULL);
+            gj_profile_estimate(impl, &w, prof, &est, NULL);
             rc = measure(impl, &in, &w, o.repeat, o.check, &m, ctx);
             if (rc) {
                 printf("%s,%d,%llu,%llu,,,,,,,,,,error: %s\n", gj_impl_name(impl), w.key_bytes, (unsigned long long)w.rows,
                        (unsigned long long)g, gj_ctx_errmsg(ctx));
                 continue;
             }
-            gj_cli_log_exec(db, prof, &w, impl, &est, m.ms, m.phase, 2, m.checked, o.repeat);
+            gj_cli_log_exec(db, prof, &w, impl, &est, m.ms, m.phase, 2, m.checked, o.repeat, "bench");
             printf("%s,%d,%llu,%llu,%llu,%.4f,%.4f,%.4f,%.4f,%.4g,%.0f,%.4f,%.3f,%s\n", gj_impl_name(impl), w.key_bytes,
                    (unsigned long long)w.rows, (unsigned long long)g, (unsigned long long)m.groups, m.ms, m.phase[0],
                    m.phase[1], est.ms, w.rows / m.ms * 1e3, bytes, floor_ms, m.ms / floor_ms,

@@ -344,9 +344,9 @@ int gj_cli_run_join(int argc, char **argv)
         impl = plan.best;
     } else impl = (gj_impl)o.impl;
     memset(&est, 0, sizeof est);
-    gj_model_estimate(impl, &o.w, gj_profile_hw(prof), &est, NULL);
+    gj_profile_estimate(impl, &o.w, prof, &est, NULL);
     if ((rc = measure(impl, &in, o.repeat, o.check, &m, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, gj_impl_name(impl)); goto done; }
-    gj_cli_log_exec(db, prof, &o.w, impl, &est, m.ms, m.phase, 3, m.checked, o.repeat);
+    gj_cli_log_exec(db, prof, &o.w, impl, &est, m.ms, m.phase, 3, m.checked, o.repeat, "run");
     double bg = gj_profile_hw(prof)->bw_seq;
     double floor_ms = bg > 0 ? (in_bytes(&o.w) + out_bytes(&o.w, m.rows)) / (bg * 1e9) * 1e3 : NAN;
     static const char *ph[3] = {"transform", "match", "materialize"};
@@ -436,14 +436,14 @@ int gj_cli_bench_join(int argc, char **argv)
             jn_meas m;
             gj_estimate est;
             memset(&est, 0, sizeof est);
-            gj_model_estimate(impl, &w, gj_profile_hw(prof), &est, NULL);
+            gj_profile_estimate(impl, &w, prof, &est, NULL);
             rc = measure(impl, &in, o.repeat, o.check, &m, ctx);
             if (rc) {
                 printf("%s,%s,%g,,,,,,,,,,,,,,,,,,,,,,error: %s\n", gj_impl_name(impl), o.sweep, v,
                        gj_ctx_errmsg(ctx));
                 continue;
             }
-            gj_cli_log_exec(db, prof, &w, impl, &est, m.ms, m.phase, 3, m.checked, o.repeat);
+            gj_cli_log_exec(db, prof, &w, impl, &est, m.ms, m.phase, 3, m.checked, o.repeat, "bench");
             double bytes = in_bytes(&w) + out_bytes(&w, m.rows);
             double floor_ms = bg > 0 ? bytes / (bg * 1e9) * 1e3 : NAN;
             printf("%s,%s,%g,%llu,%llu,%d,%d,%d,%d,%g,%g,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"

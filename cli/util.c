@@ -201,7 +201,7 @@ int gj_cli_exec_setup(const char *cmd, const char *db_flag, const char *profile,
 
 void gj_cli_log_exec(gj_db *db, const gj_profile *p, const gj_workload *w, gj_impl impl,
                      const gj_estimate *est, double ms, const double *phase_ms, int n_phases,
-                     int checked, int repeats)
+                     int checked, int repeats, const char *tag)
 {
     if (!db) return;
     gj_exec_record r;
@@ -222,6 +222,7 @@ void gj_cli_log_exec(gj_db *db, const gj_profile *p, const gj_workload *w, gj_im
     }
     r.checked = checked;
     r.repeats = repeats;
+    gj_strlcpy(r.tag, tag ? tag : "", sizeof r.tag);
     if (gj_db_exec_log(db, &r, &ctx) != GJ_OK)
         fprintf(stderr, "gjadvise: note: run not logged: %s\n", ctx.msg);
 }

@@ -18,15 +18,9 @@ static const char *col_text(sqlite3_stmt *st, int i)
     return s ? s : "";
 }
 
-int gj_db_exec_log(gj_db *db, gj_exec_record *r, gj_ctx *ctx)
+static int check_record(const gj_exec_record *r, gj_ctx *ctx)
 {
-    sqlite3_stmt *st = NULL;
-    char *wjson = NULL, ts[32];
-    int rc, src = SQLITE_OK;
-    int64_t id = 0;
-    const char *what = "logging an execution";
-
-    if (!db || !db->db || !r) return gj_seterr(ctx, GJ_ERR_INVALID, "store or record is NULL");
+    int rc;
     if ((rc = gj_workload_check(&r->w, ctx)) != GJ_OK) return rc;
     if (!gj_impl_name(r->impl) || gj_impl_op(r->impl) != r->w.op)
         return gj_seterr(ctx, GJ_ERR_INVALID, "impl=%d: not an implementation of the "
@@ -39,17 +33,29 @@ int gj_db_exec_log(gj_db *db, gj_exec_record *r, gj_ctx *ctx)
                          "1 and repeats >= 0", r->checked, r->repeats);
     if (strnlen(r->ts, sizeof r->ts) == sizeof r->ts ||
         strnlen(r->profile, sizeof r->profile) == sizeof r->profile ||
-        strnlen(r->device_uuid, sizeof r->device_uuid) == sizeof r->device_uuid)
-        return gj_seterr(ctx, GJ_ERR_INVALID, "ts, profile or device_uuid not NUL-terminated");
-    if (r->ts[0]) gj_strlcpy(ts, r->ts, sizeof ts);
-    else gj_now_iso(ts, sizeof ts);
-    if ((rc = gj_workload_to_json(&r->w, &wjson)) != GJ_OK)
-        return gj_seterr(ctx, rc, "%s: out of memory", db->path);
+        strnlen(r->device_uuid, sizeof r->device_uuid) == sizeof r->device_uuid ||
+        strnlen(r->tag, sizeof r->tag) == sizeof r->tag)
+        return gj_seterr(ctx, GJ_ERR_INVALID, "ts, profile, device_uuid or tag not "
+                         "NUL-terminated");
+    return GJ_OK;
+}
 
-    if ((rc = gj_db_begin(db, ctx)) != GJ_OK) goto done;
+/* Insert one checked record inside the caller's transaction; its id and
+ * timestamp go to *id and ts. */
+static int insert_record(gj_db *db, const gj_exec_record *r, int64_t *id, char *ts, gj_ctx *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    char *wjson = NULL;
+    int rc = GJ_OK, src;
+    const char *what = "logging an execution";
+
+    if (r->ts[0]) gj_strlcpy(ts, r->ts, 32);
+    else gj_now_iso(ts, 32);
+    if (gj_workload_to_json(&r->w, &wjson) != GJ_OK)
+        return gj_seterr(ctx, GJ_ERR_NOMEM, "%s: out of memory", db->path);
     src = sqlite3_prepare_v2(db->db, "INSERT INTO exec_log(ts, profile, profile_version,"
                              " device_uuid, workload, impl, predicted_ms, measured_ms, checked,"
-                             " repeats, n_phases) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
+                             " repeats, n_phases, tag) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
                              -1, &st, NULL);
     if (src != SQLITE_OK) goto sqlerr;
     sqlite3_bind_text(st, 1, ts, -1, SQLITE_TRANSIENT);
@@ -62,9 +68,10 @@ int gj_db_exec_log(gj_db *db, gj_exec_record *r, gj_ctx *ctx)
     sqlite3_bind_double(st, 8, r->measured_ms);
     sqlite3_bind_int(st, 9, r->checked);
     sqlite3_bind_int(st, 10, r->repeats);
-    if ((src = sqlite3_bind_int(st, 11, r->n_phases)) != SQLITE_OK) goto sqlerr;
+    sqlite3_bind_int(st, 11, r->n_phases);
+    if ((src = sqlite3_bind_text(st, 12, r->tag, -1, SQLITE_TRANSIENT)) != SQLITE_OK) goto sqlerr;
     if ((src = sqlite3_step(st)) != SQLITE_DONE) goto sqlerr;
-    id = sqlite3_last_insert_rowid(db->db);
+    *id = sqlite3_last_insert_rowid(db->db);
     sqlite3_finalize(st);
     st = NULL;
     what = "logging phase times";
@@ -73,23 +80,55 @@ int gj_db_exec_log(gj_db *db, gj_exec_record *r, gj_ctx *ctx)
     if (src != SQLITE_OK) goto sqlerr;
     for (int i = 0; i < r->n_phases; i++) {
         sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int64(st, 1, *id);
         sqlite3_bind_int(st, 2, i);
         sqlite3_bind_double(st, 3, r->predicted_phase_ms[i]);
         if ((src = sqlite3_bind_double(st, 4, r->measured_phase_ms[i])) != SQLITE_OK) goto sqlerr;
         if ((src = sqlite3_step(st)) != SQLITE_DONE) goto sqlerr;
     }
-    if ((rc = gj_db_commit(db, ctx)) != GJ_OK) goto done;
-    r->id = id;
-    gj_strlcpy(r->ts, ts, sizeof r->ts);
     goto done;
 sqlerr:
     rc = gj_db_fail(db, src, ctx, what);
 done:
     sqlite3_finalize(st);
-    if (rc != GJ_OK) gj_db_rollback(db);
     free(wjson);
     return rc;
+}
+
+int gj_db_exec_log_many(gj_db *db, gj_exec_record *r, int n, gj_ctx *ctx)
+{
+    int rc;
+    if (!db || !db->db || (!r && n > 0) || n < 0)
+        return gj_seterr(ctx, GJ_ERR_INVALID, "store or records NULL, or n < 0");
+    for (int i = 0; i < n; i++)
+        if ((rc = check_record(&r[i], ctx)) != GJ_OK) return rc;
+    int64_t *ids = malloc(sizeof *ids * (size_t)(n ? n : 1));
+    char(*ts)[32] = malloc(sizeof *ts * (size_t)(n ? n : 1));
+    if (!ids || !ts) {
+        rc = gj_seterr(ctx, GJ_ERR_NOMEM, "%s: out of memory", db->path);
+        goto done;
+    }
+    if ((rc = gj_db_begin(db, ctx)) != GJ_OK) goto done;
+    for (int i = 0; i < n && rc == GJ_OK; i++) rc = insert_record(db, &r[i], &ids[i], ts[i], ctx);
+    if (rc == GJ_OK) rc = gj_db_commit(db, ctx);
+    if (rc != GJ_OK) {
+        gj_db_rollback(db);
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        r[i].id = ids[i];
+        gj_strlcpy(r[i].ts, ts[i], sizeof r[i].ts);
+    }
+done:
+    free(ids);
+    free(ts);
+    return rc;
+}
+
+int gj_db_exec_log(gj_db *db, gj_exec_record *r, gj_ctx *ctx)
+{
+    if (!db || !db->db || !r) return gj_seterr(ctx, GJ_ERR_INVALID, "store or record is NULL");
+    return gj_db_exec_log_many(db, r, 1, ctx);
 }
 
 int gj_db_exec_list(gj_db *db, const char *device_uuid, gj_exec_record **rows, int *n,
@@ -106,7 +145,7 @@ int gj_db_exec_list(gj_db *db, const char *device_uuid, gj_exec_record **rows, i
         return gj_seterr(ctx, GJ_ERR_INVALID, "store, rows or n is NULL");
     src = sqlite3_prepare_v2(db->db, "SELECT id, ts, profile, profile_version, device_uuid,"
                              " workload, impl, predicted_ms, measured_ms, checked, repeats,"
-                             " n_phases FROM exec_log WHERE ?1 IS NULL OR device_uuid = ?1"
+                             " n_phases, tag FROM exec_log WHERE ?1 IS NULL OR device_uuid = ?1"
                              " ORDER BY id", -1, &st, NULL);
     if (src != SQLITE_OK) goto sqlerr;
     if (device_uuid) src = sqlite3_bind_text(st, 1, device_uuid, -1, SQLITE_TRANSIENT);
@@ -149,6 +188,7 @@ int gj_db_exec_list(gj_db *db, const char *device_uuid, gj_exec_record **rows, i
         r->checked = sqlite3_column_int(st, 9);
         r->repeats = sqlite3_column_int(st, 10);
         r->n_phases = sqlite3_column_int(st, 11);
+        gj_strlcpy(r->tag, col_text(st, 12), sizeof r->tag);
         if (r->n_phases < 0 || r->n_phases > GJ_MAX_PHASES) {
             rc = gj_seterr(ctx, GJ_ERR_DB_CORRUPT, "%s: execution %lld: %d phases", db->path,
                            (long long)r->id, r->n_phases);

@@ -33,6 +33,75 @@ static const char *col_text(sqlite3_stmt *st, int i)
 
 /* Build a profile from the current row of a PROFILE_SELECT, then read its
  * parameters. */
+/* ---- learned corrections: one row per (impl, field) in table fit --------- */
+
+/* The 7 term coefficients, then the intercept and the fit's statistics. */
+#define FIT_FIELDS (GJ_TERMS + 4)
+
+static const char *fit_field_name(int k)
+{
+    static const char *const extra[] = {"intercept_ms", "n_train", "err_train", "err_holdout"};
+    return k < GJ_TERMS ? gj_term_name((gj_term)k) : extra[k - GJ_TERMS];
+}
+
+/* Flatten a set fit into v; 0 if f is not set. */
+static int fit_pack(const gj_fit *f, double *v)
+{
+    if (!f->set) return 0;
+    for (int k = 0; k < GJ_TERMS; k++) v[k] = f->coef[k];
+    v[GJ_TERMS] = f->intercept_ms;
+    v[GJ_TERMS + 1] = f->n_train;
+    v[GJ_TERMS + 2] = f->err_train;
+    v[GJ_TERMS + 3] = f->err_holdout;
+    return 1;
+}
+
+static int load_fits(gj_db *db, int64_t id, gj_profile *p, const char *name, int version,
+                     gj_ctx *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    gj_fit fits[GJ_IMPL_COUNT];
+    int seen[GJ_IMPL_COUNT] = {0}, rc = GJ_OK;
+    memset(fits, 0, sizeof fits);
+    int src = sqlite3_prepare_v2(db->db, "SELECT impl, term, value FROM fit WHERE profile_id = ?1",
+                                 -1, &st, NULL);
+    if (src == SQLITE_OK) src = sqlite3_bind_int64(st, 1, id);
+    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        gj_impl impl;
+        const char *field = col_text(st, 1);
+        double v = sqlite3_column_double(st, 2);
+        int k = -1;
+        for (int j = 0; j < FIT_FIELDS; j++)
+            if (!strcmp(field, fit_field_name(j))) k = j;
+        /* Unknown implementations or fields (a newer gjadvise) are skipped. */
+        src = SQLITE_OK;
+        if (gj_impl_parse(col_text(st, 0), &impl) != GJ_OK || k < 0) continue;
+        gj_fit *f = &fits[impl];
+        if (k < GJ_TERMS) f->coef[k] = v;
+        else if (k == GJ_TERMS) f->intercept_ms = v;
+        else if (k == GJ_TERMS + 1) f->n_train = (int)v;
+        else if (k == GJ_TERMS + 2) f->err_train = v;
+        else f->err_holdout = v;
+        seen[impl]++;
+    }
+    if (src != SQLITE_DONE) {
+        rc = gj_db_fail(db, src, ctx, "reading learned corrections");
+        goto done;
+    }
+    for (int i = 0; i < GJ_IMPL_COUNT; i++) {
+        if (!seen[i]) continue;
+        if (seen[i] != FIT_FIELDS || gj_profile_set_fit(p, (gj_impl)i, &fits[i]) != GJ_OK) {
+            rc = gj_seterr(ctx, GJ_ERR_DB_CORRUPT, "%s: profile %s v%d: correction of %s is "
+                           "incomplete or out of range", db->path, name, version,
+                           gj_impl_name((gj_impl)i));
+            goto done;
+        }
+    }
+done:
+    sqlite3_finalize(st);
+    return rc;
+}
+
 static int read_profile(gj_db *db, sqlite3_stmt *row, gj_profile **out, gj_ctx *ctx)
 {
     gj_profile *p = NULL;
@@ -98,6 +167,9 @@ static int read_profile(gj_db *db, sqlite3_stmt *row, gj_profile **out, gj_ctx *
         rc = gj_db_fail(db, src, ctx, "reading profile parameters");
         goto done;
     }
+    sqlite3_finalize(st);
+    st = NULL;
+    if ((rc = load_fits(db, id, p, name, version, ctx)) != GJ_OK) goto done;
     *out = p;
     p = NULL;
     rc = GJ_OK;
@@ -241,6 +313,25 @@ int gj_db_profile_save(gj_db *db, gj_profile *p, const gj_sample *samples, int n
         sqlite3_finalize(st);
         st = NULL;
     }
+    what = "storing learned corrections";
+    src = sqlite3_prepare_v2(db->db, "INSERT INTO fit(profile_id, impl, term, value)"
+                                     " VALUES(?1,?2,?3,?4)", -1, &st, NULL);
+    if (src != SQLITE_OK) goto sqlerr;
+    for (int i = 0; i < GJ_IMPL_COUNT; i++) {
+        double v[FIT_FIELDS];
+        if (!fit_pack(&p->fit[i], v)) continue;
+        for (int k = 0; k < FIT_FIELDS; k++) {
+            sqlite3_reset(st);
+            sqlite3_bind_int64(st, 1, pid);
+            sqlite3_bind_text(st, 2, gj_impl_name((gj_impl)i), -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 3, fit_field_name(k), -1, SQLITE_STATIC);
+            if ((src = sqlite3_bind_double(st, 4, v[k])) != SQLITE_OK) goto sqlerr;
+            if ((src = sqlite3_step(st)) != SQLITE_DONE) goto sqlerr;
+        }
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+
     if ((rc = gj_db_commit(db, ctx)) != GJ_OK) goto done;
     p->version = version;
     gj_strlcpy(p->created, created, sizeof p->created);

@@ -62,11 +62,21 @@ static const char *const migrations[GJ_DB_SCHEMA_VERSION] = {
     "  predicted_ms REAL, measured_ms REAL,\n"
     "  PRIMARY KEY(exec_id, phase));\n"
     "PRAGMA user_version = 2;\n",
+    /* 2 -> 3: who ran an execution (run, bench, validate:GRID); learned
+     * model corrections of a profile version (gjadvise tune). */
+    "ALTER TABLE exec_log ADD COLUMN tag TEXT NOT NULL DEFAULT '';\n"
+    "CREATE INDEX exec_log_tag ON exec_log(tag);\n"
+    "CREATE TABLE fit(\n"
+    "  profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,\n"
+    "  impl TEXT NOT NULL, term TEXT NOT NULL, value REAL NOT NULL,\n"
+    "  PRIMARY KEY(profile_id, impl, term));\n"
+    "PRAGMA user_version = 3;\n",
 };
 
 /* Tables of the current schema: a store lacking one is damaged. */
-static const char *const tables_v2 = "'device','profile','param','sample','exec_log','exec_phase'";
-#define N_TABLES_V2 6
+static const char *const tables_now =
+    "'device','profile','param','sample','exec_log','exec_phase','fit'";
+#define N_TABLES_NOW 7
 
 int gj_db_default_path(char *buf, size_t n)
 {
@@ -265,16 +275,16 @@ static int check_tables(gj_db *db, gj_ctx *ctx)
     char sql[256];
     int rc = GJ_OK;
     snprintf(sql, sizeof sql,
-             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (%s)", tables_v2);
+             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (%s)", tables_now);
     int src = sqlite3_prepare_v2(db->db, sql, -1, &st, NULL);
     if (src == SQLITE_OK) src = sqlite3_step(st);
     if (src != SQLITE_ROW) {
         rc = gj_db_fail(db, src, ctx, "reading the schema");
         goto done;
     }
-    if (sqlite3_column_int(st, 0) != N_TABLES_V2)
+    if (sqlite3_column_int(st, 0) != N_TABLES_NOW)
         rc = gj_seterr(ctx, GJ_ERR_DB_CORRUPT, "%s: damaged gjadvise store: %d of the %d tables "
-                       "(%s) present", db->path, sqlite3_column_int(st, 0), N_TABLES_V2, tables_v2);
+                       "(%s) present", db->path, sqlite3_column_int(st, 0), N_TABLES_NOW, tables_now);
 done:
     sqlite3_finalize(st);
     return rc;

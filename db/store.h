@@ -6,7 +6,7 @@
 #include <sqlite3.h>
 
 /* Schema version this build writes; older stores are migrated on open. */
-#define GJ_DB_SCHEMA_VERSION 2
+#define GJ_DB_SCHEMA_VERSION 3
 /* PRAGMA application_id of every gjadvise store: "gjad". */
 #define GJ_DB_APP_ID 0x676a6164
 

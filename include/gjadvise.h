@@ -282,6 +282,18 @@ gj_op gj_impl_op(gj_impl i);
 
 #define GJ_MAX_PHASES 4
 
+/* Kinds of model terms (model/MODEL.md, T-FIT). */
+typedef enum gj_term {
+    GJ_TERM_SEQ = 0,      /* sequential reads and writes at B_G             */
+    GJ_TERM_PARTITION,    /* radix histogram and partition passes           */
+    GJ_TERM_SORT,         /* full radix sorts                               */
+    GJ_TERM_GATHER,       /* the random part of GATHERs                     */
+    GJ_TERM_HASH,         /* hash-table inserts, probes and shared-memory hashing */
+    GJ_TERM_ATOMIC,       /* atomic aggregation and block reductions        */
+    GJ_TERM_FIXED,        /* kernel launches and allocations                */
+    GJ_TERMS
+} gj_term;
+
 /* One phase of a prediction: transform / match / materialize for joins,
  * group / aggregate for group-bys. */
 typedef struct gj_phase {
@@ -303,7 +315,40 @@ typedef struct gj_estimate {
     double peak_bytes;            /* peak device memory, inputs included    */
     int n_phases;
     gj_phase phase[GJ_MAX_PHASES];
+    /* The model's terms summed by kind, in ms, before any tuned correction
+     * (gj_fit): what `gjadvise tune` fits its coefficients to. */
+    double term_ms[GJ_TERMS];
+    int tuned;                    /* 1: the profile's gj_fit was applied    */
 } gj_estimate;
+
+/* "seq", "partition", "sort", "gather", "hash", "atomic", "fixed"; NULL if
+ * out of range. */
+const char *gj_term_name(gj_term t);
+/* Parse a term name. Returns GJ_OK or GJ_ERR_NOTFOUND. */
+int gj_term_parse(const char *s, gj_term *out);
+
+/* A learned correction of one implementation's model (`gjadvise tune`):
+ * predicted ms = sum_k coef[k] * term_ms[k] + intercept_ms, each phase
+ * scaled term by term, the intercept added to the last phase. */
+typedef struct gj_fit {
+    int set;                      /* 0: untuned (coef 1, intercept 0)        */
+    double coef[GJ_TERMS];        /* >= 0                                    */
+    double intercept_ms;          /* >= 0                                    */
+    int n_train;                  /* executions it was fitted on             */
+    double err_train;             /* median |predicted/measured - 1| on them */
+    double err_holdout;           /* the same on held-out executions, <0 none */
+} gj_fit;
+
+/* Set (f->set = 1) or clear (f = NULL) the correction of one implementation.
+ * Returns GJ_OK, GJ_ERR_INVALID (impl, negative or non-finite values). */
+int gj_profile_set_fit(gj_profile *p, gj_impl impl, const gj_fit *f);
+/* The correction of impl (set = 0 when untuned). GJ_OK / GJ_ERR_INVALID. */
+int gj_profile_get_fit(const gj_profile *p, gj_impl impl, gj_fit *out);
+
+/* gj_model_estimate on the profile's parameters with its gj_fit applied
+ * (out->tuned = 1 when it was). What gj_advise ranks by. */
+int gj_profile_estimate(gj_impl impl, const gj_workload *w, const gj_profile *p,
+                        gj_estimate *out, gj_ctx *ctx);
 
 /* Predict one implementation. Fills *out even when infeasible (why set).
  * Returns GJ_OK, GJ_ERR_INVALID (bad workload, impl of the other operator). */
@@ -462,10 +507,14 @@ typedef struct gj_exec_record {
     double measured_phase_ms[GJ_MAX_PHASES];
     int checked;                /* -1 not checked, 0 wrong, 1 verified    */
     int repeats;                /* runs behind the median                 */
+    char tag[64];               /* who ran it: "run", "bench", "validate:GRID";
+                                   "" for older rows                       */
 } gj_exec_record;
 
 /* Append to the execution log (r->id written back). */
 int gj_db_exec_log(gj_db *db, gj_exec_record *r, gj_ctx *ctx);
+/* Append n records in one transaction: all or nothing (ids written back). */
+int gj_db_exec_log_many(gj_db *db, gj_exec_record *r, int n, gj_ctx *ctx);
 /* Read the log, oldest first; device_uuid NULL = every device. [out] *rows
  * malloc'd (gj_free). */
 int gj_db_exec_list(gj_db *db, const char *device_uuid, gj_exec_record **rows,

@@ -12,6 +12,10 @@ double gj_hit_fraction(double n, double cached, double z);
 double gj_effective_targets(double g, double z);
 /* Expected distinct groups among a warp's 32 rows. */
 double gj_warp_distinct(double g, double z);
+/* gj_model_estimate with a learned correction applied (fit NULL or unset:
+ * none). */
+int gj_model_estimate_fit(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit,
+                          gj_estimate *out, gj_ctx *ctx);
 /* 1 if impl computes every aggregate of w (count-distinct, median need SGB-*). */
 int gj_impl_supports_aggs(gj_impl impl, const gj_workload *w);
 /* 1 if impl's output is ordered by key without an extra sort. */

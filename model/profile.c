@@ -3,6 +3,7 @@
  * The parameter table is the single place that names every gj_hw field:
  * the store, JSON and the CLI all go through it. */
 #include "model/profile.h"
+#include "model/model.h"
 #include "common/internal.h"
 
 #include <ctype.h>
@@ -128,6 +129,64 @@ int gj_profile_clone(const gj_profile *p, gj_profile **out)
 }
 
 void gj_profile_free(gj_profile *p) { free(p); }
+
+/* ---- learned corrections (T-FIT) ----------------------------------------- */
+
+static const char *const term_names[GJ_TERMS] = {"seq",  "partition", "sort", "gather",
+                                                 "hash", "atomic",    "fixed"};
+
+const char *gj_term_name(gj_term t) { return t >= 0 && t < GJ_TERMS ? term_names[t] : NULL; }
+
+int gj_term_parse(const char *s, gj_term *out)
+{
+    for (int i = 0; s && i < GJ_TERMS; i++)
+        if (!strcmp(s, term_names[i])) {
+            if (out) *out = (gj_term)i;
+            return GJ_OK;
+        }
+    return GJ_ERR_NOTFOUND;
+}
+
+static int fit_ok(const gj_fit *f)
+{
+    for (int k = 0; k < GJ_TERMS; k++)
+        if (!isfinite(f->coef[k]) || f->coef[k] < 0) return 0;
+    return isfinite(f->intercept_ms) && f->intercept_ms >= 0 && f->n_train >= 0 &&
+           isfinite(f->err_train) && isfinite(f->err_holdout);
+}
+
+int gj_profile_set_fit(gj_profile *p, gj_impl impl, const gj_fit *f)
+{
+    if (!p || impl < 0 || impl >= GJ_IMPL_COUNT) return GJ_ERR_INVALID;
+    if (!f) {
+        memset(&p->fit[impl], 0, sizeof p->fit[impl]);
+        return GJ_OK;
+    }
+    if (!fit_ok(f)) return GJ_ERR_INVALID;
+    p->fit[impl] = *f;
+    p->fit[impl].set = 1;
+    return GJ_OK;
+}
+
+int gj_profile_get_fit(const gj_profile *p, gj_impl impl, gj_fit *out)
+{
+    if (!p || !out || impl < 0 || impl >= GJ_IMPL_COUNT) return GJ_ERR_INVALID;
+    *out = p->fit[impl];
+    if (!out->set) {
+        memset(out, 0, sizeof *out);
+        for (int k = 0; k < GJ_TERMS; k++) out->coef[k] = 1;
+        out->err_holdout = -1;
+    }
+    return GJ_OK;
+}
+
+int gj_profile_estimate(gj_impl impl, const gj_workload *w, const gj_profile *p,
+                        gj_estimate *out, gj_ctx *ctx)
+{
+    if (!p) return gj_seterr(ctx, GJ_ERR_INVALID, "profile must not be NULL");
+    const gj_fit *f = impl >= 0 && impl < GJ_IMPL_COUNT ? &p->fit[impl] : NULL;
+    return gj_model_estimate_fit(impl, w, &p->hw, f, out, ctx);
+}
 
 const char *gj_profile_name(const gj_profile *p) { return p ? p->name : ""; }
 const gj_hw *gj_profile_hw(const gj_profile *p) { return p ? &p->hw : NULL; }

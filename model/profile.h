@@ -17,6 +17,7 @@ struct gj_profile {
     char notes[256];
     int version;
     double fit_error;
+    gj_fit fit[GJ_IMPL_COUNT];   /* learned corrections, set = 0: none */
 };
 
 /* Pointer to the field of parameter i inside hw. */

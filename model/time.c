@@ -118,6 +118,7 @@ static double bw_pass(const gj_hw *hw, int kb, int vb)
 typedef struct {
     gj_estimate *e;
     const gj_hw *hw;
+    const gj_fit *fit;   /* NULL: untuned */
     int phase;
     double best_term;
     int kernels, allocs;
@@ -131,11 +132,15 @@ static void begin(acc *a, const char *name)
     a->best_term = -1;
 }
 
-/* Add a term: `sec` seconds moving `bytes` bytes through device memory. */
-static void term(acc *a, const char *what, double sec, double bytes)
+/* Add a term of kind k: `sec` seconds moving `bytes` bytes through device
+ * memory. Its raw time is summed into term_ms[k] for `tune`; the phase gets
+ * it scaled by the profile's learned coefficient for k (T-FIT). */
+static void term(acc *a, gj_term k, const char *what, double sec, double bytes)
 {
     if (!(sec > 0) && !(bytes > 0)) return;
     gj_phase *p = &a->e->phase[a->phase];
+    a->e->term_ms[k] += sec * 1e3;
+    if (a->fit) sec *= a->fit->coef[k];
     p->ms += sec * 1e3;
     p->bytes += bytes;
     if (sec > a->best_term) {
@@ -147,7 +152,7 @@ static void term(acc *a, const char *what, double sec, double bytes)
 /* Sequential traffic at B_G. */
 static void seq(acc *a, const char *what, double bytes)
 {
-    term(a, what, bytes / (a->hw->bw_seq * GB), bytes);
+    term(a, GJ_TERM_SEQ, what, bytes / (a->hw->bw_seq * GB), bytes);
 }
 
 /* Histogram + ceil(bits/8) stable partition passes of n (key, value) pairs. */
@@ -155,7 +160,8 @@ static void partition(acc *a, const char *what, double n, int kb, int vb, int bi
 {
     int passes = (bits + 7) / 8;
     double hist = n * kb, moved = passes * n * 2.0 * (kb + vb);
-    term(a, what, hist / (a->hw->bw_hist * GB) + moved / (bw_pass(a->hw, kb, vb) * GB), hist + moved);
+    term(a, GJ_TERM_PARTITION, what,
+         hist / (a->hw->bw_hist * GB) + moved / (bw_pass(a->hw, kb, vb) * GB), hist + moved);
     a->kernels += 1 + passes;
     a->allocs += 1;
 }
@@ -168,7 +174,7 @@ static void sort_full(acc *a, const char *what, double n, int kb, int vb)
     double scale = (double)(kb + vb) / (kb + 4);
     double passes = kb; /* 8 bits a pass */
     double bytes = n * kb + passes * n * 2.0 * (kb + vb);
-    term(a, what, n / rate * scale, bytes);
+    term(a, GJ_TERM_SORT, what, n / rate * scale, bytes);
     a->kernels += 1 + kb;
     a->allocs += 1;
 }
@@ -194,7 +200,8 @@ static void gather(acc *a, const char *what, double m, int w, double src, double
                      (1 - h) / (bw_lines(hw, u) * GB));
     }
     double sq = m * (4.0 + w);
-    term(a, what, sq / (hw->bw_seq * GB) + rnd, sq + m * w);
+    term(a, GJ_TERM_SEQ, what, sq / (hw->bw_seq * GB), sq);
+    term(a, GJ_TERM_GATHER, what, rnd, m * w);
     a->kernels += 1;
 }
 
@@ -217,13 +224,18 @@ static int partition_bits(const gj_hw *hw, double rows, int entry_bytes)
 /* Fixed costs: launches and allocations, added to the last phase. */
 static void overheads(acc *a)
 {
-    term(a, "launches and allocations",
+    term(a, GJ_TERM_FIXED, "launches and allocations",
          (a->kernels * a->hw->launch_us + a->allocs * a->hw->malloc_us) * 1e-6, 0);
 }
 
 static void finish(acc *a, double floor_bytes, double peak_bytes)
 {
     gj_estimate *e = a->e;
+    if (a->fit && e->n_phases > 0) {
+        gj_phase *last = &e->phase[e->n_phases - 1];
+        last->ms += a->fit->intercept_ms;
+        e->tuned = 1;
+    }
     e->ms = 0;
     e->bytes = 0;
     for (int i = 0; i < e->n_phases; i++) {
@@ -272,8 +284,8 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         int in_l2 = table <= hw->l2_bytes;
         double h = gj_hit_fraction(R, hw->l2_bytes / 2 / (kb + 4), w->zipf);
         seq(a, "read keys", (R + S) * kb);
-        term(a, "hash-table inserts", R / ((in_l2 ? hw->ht_build_l2 : hw->ht_build_hbm) * GB), 0);
-        term(a, "hash-table probes",
+        term(a, GJ_TERM_HASH, "hash-table inserts", R / ((in_l2 ? hw->ht_build_l2 : hw->ht_build_hbm) * GB), 0);
+        term(a, GJ_TERM_HASH, "hash-table probes",
              S * (in_l2 ? 1 / (hw->ht_probe_l2 * GB)
                         : h / (hw->ht_probe_l2 * GB) + (1 - h) / (hw->ht_probe_hbm * GB)),
              0);
@@ -292,8 +304,9 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         if (impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR) {
             if (w->out_rows) stream += S * kb; /* many-to-many: lower and upper bound */
         }
-        term(a, "stream transformed keys, write matches",
-             MAXF(stream / (hw->bw_seq * GB), onchip), stream);
+        double sec = stream / (hw->bw_seq * GB);
+        term(a, sec >= onchip ? GJ_TERM_SEQ : GJ_TERM_HASH, "stream transformed keys, write matches",
+             MAXF(sec, onchip), stream);
         temp += M * 8;
         a->kernels += 3;
         a->allocs += 2;
@@ -368,7 +381,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         double rate = hot <= hw->l2_bytes ? hw->ht_build_l2 : hw->ht_build_hbm;
         begin(a, "group");
         seq(a, "read keys", N * kb);
-        term(a, "hash-table insert-or-find", N / (rate * GB), 0);
+        term(a, GJ_TERM_HASH, "hash-table insert-or-find", N / (rate * GB), 0);
         seq(a, "clear the table", table);
         temp = table;
         a->kernels += 2;
@@ -378,7 +391,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         if (impl == GJ_IMPL_HASH_GLOBAL) {
             /* cuDF: atomics into sparse arrays of |R| entries, contended by
              * the hot groups; then gather the g aggregates (Sec. 3.2.1). */
-            term(a, "global atomics into sparse arrays", N * A / (atom_global(hw, teff) * GB), 0);
+            term(a, GJ_TERM_ATOMIC, "global atomics into sparse arrays", N * A / (atom_global(hw, teff) * GB), 0);
             seq(a, "scan the table for groups", table);
             gather(a, "gather aggregates", g * A, 8, N, 32, 0);
             temp += N * A * 8.0;
@@ -389,10 +402,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             gather(a, "look up group ids", N, 4, g, gj_warp_distinct(g, z), z);
             if (smem_aggs <= hw->smem_per_block) {
                 double blocks = hw->sm_count * 2;
-                term(a, "shared-memory atomics", N * A / (atom_shared(hw, teff) * GB), 0);
-                term(a, "flush block aggregates", blocks * g * A / (atom_global(hw, g) * GB), 0);
+                term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * A / (atom_shared(hw, teff) * GB), 0);
+                term(a, GJ_TERM_ATOMIC, "flush block aggregates", blocks * g * A / (atom_global(hw, g) * GB), 0);
             } else {
-                term(a, "global atomics into dense arrays", N * A / (atom_global(hw, teff) * GB), 0);
+                term(a, GJ_TERM_ATOMIC, "global atomics into dense arrays", N * A / (atom_global(hw, teff) * GB), 0);
             }
             temp += N * 8.0 + g * A * 8.0;
         }
@@ -414,7 +427,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             /* Sec. 4.4: encode keys once (D), then sort the remaining
              * columns on ceil(log2 g) bits of the codes. */
             double bm = gj_m44_bm(hw, g, kb) * GB;
-            term(a, "dictionary-encode keys (D)", gj_m44_d(N, g, kb, hw->bw_seq * GB, bm),
+            term(a, GJ_TERM_HASH, "dictionary-encode keys (D)", gj_m44_d(N, g, kb, hw->bw_seq * GB, bm),
                  (kb + 4.0) * (N + g) + N * 4);
             int bits = g <= 1 ? 1 : (int)ceil(log2(g));
             for (int c = 1; c < P; c++)
@@ -431,7 +444,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         partition(a, tr ? "partition (hashed key, first column)" : "partition (hashed key, row id)", N,
                   kb, tr && P ? pb : 4, bits);
         seq(a, "read partitions, shared-memory hash tables", N * kb);
-        term(a, "shared-memory hash inserts", N / (atom_shared(hw, fmax(gp, 1)) * GB), 0);
+        term(a, GJ_TERM_HASH, "shared-memory hash inserts", N / (atom_shared(hw, fmax(gp, 1)) * GB), 0);
         temp = 2 * N * (kb + pb) + N * 4;
         /* Rows of groups too large for one block's partition (few groups,
          * or skew) go to a fallback, a block-parallel reduction: one more
@@ -446,7 +459,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             }
             if (hot > 0) {
                 seq(a, "fallback for oversized partitions", hot * (kb + P * pb));
-                term(a, "fallback shared-memory aggregation",
+                term(a, GJ_TERM_ATOMIC, "fallback shared-memory aggregation",
                      hot * A / (atom_shared(hw, fmax(1, fmin(g, 32))) * GB), 0);
             }
         }
@@ -463,11 +476,11 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             for (int c = 0; c < P; c++) gather(a, "gather payloads by partitioned row ids", N, pb, N, u, 0);
         }
         if (gp <= 1)
-            term(a, "block reductions", N * A / (hw->bw_l1 * GB / 4), 0);
+            term(a, GJ_TERM_ATOMIC, "block reductions", N * A / (hw->bw_l1 * GB / 4), 0);
         else if (gp * slot <= hw->smem_per_block)
-            term(a, "shared-memory aggregation", N * A / (atom_shared(hw, gp) * GB), 0);
+            term(a, GJ_TERM_ATOMIC, "shared-memory aggregation", N * A / (atom_shared(hw, gp) * GB), 0);
         else
-            term(a, "global aggregation", N * A / (atom_global(hw, teff) * GB), 0);
+            term(a, GJ_TERM_ATOMIC, "global aggregation", N * A / (atom_global(hw, teff) * GB), 0);
         seq(a, "write groups", out);
     }
     if (w->sorted_output && !gj_impl_sorts_output(impl)) {
@@ -481,6 +494,12 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
 
 int gj_model_estimate(gj_impl impl, const gj_workload *w, const gj_hw *hw, gj_estimate *out,
                       gj_ctx *ctx)
+{
+    return gj_model_estimate_fit(impl, w, hw, NULL, out, ctx);
+}
+
+int gj_model_estimate_fit(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit,
+                          gj_estimate *out, gj_ctx *ctx)
 {
     int rc = gj_workload_check(w, ctx);
     if (rc != GJ_OK) return rc;
@@ -496,7 +515,7 @@ int gj_model_estimate(gj_impl impl, const gj_workload *w, const gj_hw *hw, gj_es
     memset(out, 0, sizeof *out);
     out->impl = impl;
     out->feasible = 1;
-    acc a = {.e = out, .hw = hw};
+    acc a = {.e = out, .hw = hw, .fit = fit && fit->set ? fit : NULL};
     if (w->op == GJ_OP_JOIN)
         join_model(impl, w, &a);
     else {

@@ -239,7 +239,7 @@ static void test_open_create(void **state)
     assert_int_equal(gj_db_open(path, GJ_DB_OPEN_CREATE, &db, ctx), GJ_OK);
     int v = 0;
     assert_int_equal(gj_db_schema_version(db, &v), GJ_OK);
-    assert_int_equal(v, 2);
+    assert_int_equal(v, 3);
     gj_db_close(db);
     assert_int_equal(stat(sub, &sb), 0);
     assert_int_equal(sb.st_mode & 0777, 0700);
@@ -364,6 +364,7 @@ static void test_exec_round_trip(void **state)
     assert_int_equal(gj_db_open(path, GJ_DB_OPEN_CREATE, &db, ctx), GJ_OK);
     for (int k = 0; k < 6; k++) {
         make_record(&in[k], k < 4 ? "GPU-a" : "GPU-b", k);
+        snprintf(in[k].tag, sizeof in[k].tag, k % 2 ? "validate:default" : "run");
         if (k == 5) snprintf(in[k].ts, sizeof in[k].ts, "2026-05-05T05:05:05Z");
         assert_int_equal(gj_db_exec_log(db, &in[k], ctx), GJ_OK);
         assert_true(in[k].id > (k ? in[k - 1].id : 0));
@@ -391,6 +392,7 @@ static void test_exec_round_trip(void **state)
         }
         assert_int_equal(a->checked, b->checked);
         assert_int_equal(a->repeats, b->repeats);
+        assert_string_equal(a->tag, b->tag);
     }
     gj_free(out);
     assert_int_equal(gj_db_exec_list(db, "GPU-b", &out, &n, ctx), GJ_OK);
@@ -414,6 +416,84 @@ static void test_exec_round_trip(void **state)
     gj_db_close(db);
     assert_int_equal(raw_count(path, "SELECT count(*) FROM exec_log"), 6);
     assert_int_equal(raw_count(path, "SELECT count(*) FROM exec_phase"), 0 + 1 + 2 + 3 + 4 + 0);
+    gj_ctx_free(ctx);
+}
+
+/* ISSUE 6: a validation workload's executions land together or not at all. */
+static void test_exec_log_many_all_or_nothing(void **state)
+{
+    (void)state;
+    char path[512];
+    gj_db *db = NULL;
+    gj_ctx *ctx = NULL;
+    gj_exec_record rec[3];
+    assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
+    path_in(path, sizeof path, "many.db");
+    assert_int_equal(gj_db_open(path, GJ_DB_OPEN_CREATE, &db, ctx), GJ_OK);
+    for (int k = 0; k < 3; k++) make_record(&rec[k], "GPU-a", k + 1);
+    /* A failure inside the third insert rolls back the first two. */
+    for (long at = 0; at < 40; at++) {
+        arm_step(at, SQLITE_IOERR);
+        int rc = gj_db_exec_log_many(db, rec, 3, ctx);
+        disarm();
+        if (rc == GJ_OK) break;
+        assert_int_equal(raw_count(path, "SELECT count(*) FROM exec_log"), 0);
+        assert_int_equal(raw_count(path, "SELECT count(*) FROM exec_phase"), 0);
+    }
+    assert_int_equal(raw_count(path, "SELECT count(*) FROM exec_log"), 3);
+    assert_true(rec[0].id > 0 && rec[1].id > rec[0].id && rec[2].id > rec[1].id);
+    /* One invalid record refuses the whole batch before writing. */
+    make_record(&rec[1], "GPU-a", 2);
+    rec[1].checked = 5;
+    assert_int_equal(gj_db_exec_log_many(db, rec, 3, ctx), GJ_ERR_INVALID);
+    assert_int_equal(raw_count(path, "SELECT count(*) FROM exec_log"), 3);
+    assert_int_equal(gj_db_exec_log_many(db, rec, 0, ctx), GJ_OK);
+    assert_int_equal(gj_db_exec_log_many(db, NULL, 1, ctx), GJ_ERR_INVALID);
+    gj_db_close(db);
+    gj_ctx_free(ctx);
+}
+
+/* ISSUE 6: learned corrections travel with their profile version. */
+static void test_fit_round_trip(void **state)
+{
+    (void)state;
+    char path[512];
+    gj_db *db = NULL;
+    gj_ctx *ctx = NULL;
+    gj_profile *p = make_profile("tuned", "GPU-t", 1), *q = NULL;
+    gj_fit f, g;
+    assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
+    path_in(path, sizeof path, "fit.db");
+    assert_int_equal(gj_db_open(path, GJ_DB_OPEN_CREATE, &db, ctx), GJ_OK);
+    memset(&f, 0, sizeof f);
+    for (int k = 0; k < GJ_TERMS; k++) f.coef[k] = 0.5 + k * 0.125;
+    f.intercept_ms = 0.03125;
+    f.n_train = 40;
+    f.err_train = 0.0625;
+    f.err_holdout = 0.078125;
+    assert_int_equal(gj_profile_set_fit(p, GJ_IMPL_SGB_TR, &f), GJ_OK);
+    f.coef[2] = -1;
+    assert_int_equal(gj_profile_set_fit(p, GJ_IMPL_HGB, &f), GJ_ERR_INVALID);
+    f.coef[2] = 0.75;
+    assert_int_equal(gj_db_profile_save(db, p, NULL, 0, ctx), GJ_OK);
+    assert_int_equal(gj_db_profile_load(db, "tuned", 0, &q, ctx), GJ_OK);
+    assert_int_equal(gj_profile_get_fit(q, GJ_IMPL_SGB_TR, &g), GJ_OK);
+    assert_true(g.set);
+    for (int k = 0; k < GJ_TERMS; k++) assert_true(g.coef[k] == f.coef[k]);
+    assert_true(g.intercept_ms == f.intercept_ms && g.n_train == 40);
+    assert_true(g.err_train == f.err_train && g.err_holdout == f.err_holdout);
+    assert_int_equal(gj_profile_get_fit(q, GJ_IMPL_HGB, &g), GJ_OK);
+    assert_false(g.set);
+    assert_true(g.coef[0] == 1 && g.intercept_ms == 0);
+    gj_profile_free(q);
+    assert_int_equal(raw_count(path, "SELECT count(*) FROM fit"), GJ_TERMS + 4);
+    /* A damaged correction is reported, never half-applied. */
+    raw_exec(path, "DELETE FROM fit WHERE term = 'sort'");
+    assert_int_equal(gj_db_profile_load(db, "tuned", 0, &q, ctx), GJ_ERR_DB_CORRUPT);
+    assert_null(q);
+    assert_non_null(strstr(gj_ctx_errmsg(ctx), "SGB-TR"));
+    gj_db_close(db);
+    gj_profile_free(p);
     gj_ctx_free(ctx);
 }
 
@@ -458,9 +538,9 @@ static const char *v1_rows =
     " '{\"op\":\"join\",\"r_rows\":1000,\"s_rows\":5000,\"match_ratio\":0.5}','PHJ-TR',"
     " 1.5,1.75,1,7);";
 
-/* ISSUE 2: a v1 store made with the v1 DDL is migrated to v2 on open,
+/* ISSUE 2: a v1 store made with the v1 DDL is migrated to v3 on open,
  * inside a transaction; its rows survive in v2 form. */
-static void test_migration_v1_to_v2(void **state)
+static void test_migration_v1_to_v3(void **state)
 {
     (void)state;
     char path[512];
@@ -483,7 +563,7 @@ static void test_migration_v1_to_v2(void **state)
     assert_int_equal(gj_db_open(path, GJ_DB_OPEN_EXISTING, &db, ctx), GJ_OK);
     int v = 0;
     assert_int_equal(gj_db_schema_version(db, &v), GJ_OK);
-    assert_int_equal(v, 2);
+    assert_int_equal(v, 3);
     assert_int_equal(gj_db_profile_load(db, "old-cal", 0, &q, ctx), GJ_OK);
     assert_int_equal(gj_profile_version(q), 2);
     assert_string_equal(gj_profile_origin(q), "tune");
@@ -505,6 +585,7 @@ static void test_migration_v1_to_v2(void **state)
     assert_int_equal(n, 1);
     assert_int_equal(rows[0].impl, GJ_IMPL_PHJ_TR);
     assert_int_equal(rows[0].n_phases, 0);             /* v2 column, default */
+    assert_string_equal(rows[0].tag, "");              /* v3 column, default */
     assert_true(rows[0].w.r_rows == 1000 && rows[0].w.s_rows == 5000);
     assert_true(rows[0].w.match_ratio == 0.5 && rows[0].w.key_bytes == 4);
     assert_true(rows[0].measured_ms == 1.75);
@@ -516,7 +597,7 @@ static void test_migration_v1_to_v2(void **state)
     assert_int_equal(gj_profile_version(q), 3);
     gj_profile_free(q);
     gj_db_close(db);
-    assert_int_equal(raw_count(path, "PRAGMA user_version"), 2);
+    assert_int_equal(raw_count(path, "PRAGMA user_version"), 3);
     assert_int_equal(raw_count(path, "SELECT count(*) FROM sample"), 1);
     gj_ctx_free(ctx);
 }
@@ -557,7 +638,7 @@ static void test_newer_version_refused(void **state)
     path_in(path, sizeof path, "new.db");
     assert_int_equal(gj_db_open(path, GJ_DB_OPEN_CREATE, &db, ctx), GJ_OK);
     gj_db_close(db);
-    raw_exec(path, "PRAGMA user_version = 3; CREATE TABLE future(x);");
+    raw_exec(path, "PRAGMA user_version = 4; CREATE TABLE future(x);");
     size_t len;
     unsigned char *before = file_bytes(path, &len);
     const int flags[] = {GJ_DB_OPEN_EXISTING, GJ_DB_OPEN_CREATE, GJ_DB_OPEN_READONLY};
@@ -920,9 +1001,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_open_create, setup, teardown),
         cmocka_unit_test_setup_teardown(test_profile_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_exec_round_trip, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_migration_v1_to_v2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migration_v1_to_v3, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migration_failure_rolls_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_newer_version_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_exec_log_many_all_or_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fit_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_locked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readonly, setup, teardown),
