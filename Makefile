@@ -36,7 +36,8 @@ STATIC_LIBS = $(shell $(CC) -print-file-name=libsqlite3.a) \
 SYS_LIBS    = -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++ -lm -ldl -lrt -lpthread
 LDFLAGS    += $(SANFLAGS)
 
-LIB_C   := $(wildcard common/*.c model/*.c advisor/*.c db/*.c calibrate/*.c operators/*.c)
+LIB_C   := $(wildcard common/*.c model/*.c advisor/*.c db/*.c calibrate/*.c operators/*.c \
+                     tune/*.c validate/*.c explain/*.c)
 LIB_CU  := $(wildcard calibrate/*.cu operators/*.cu)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.o) $(LIB_CU:%.cu=$(CUOBJ)/%.cu.o)
 CLI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard cli/*.c))
