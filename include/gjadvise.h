@@ -766,6 +766,18 @@ int gj_groupby_execute(gj_impl impl, const gj_dtable *in, const gj_workload *w, 
 /* Free the device columns of a result and zero it; NULL accepted. */
 void gj_groupby_out_free(gj_groupby_out *out);
 
+/* Generate a group-by input on the GPU as paper 000 Sec. 5.2.1 does (and
+ * `gjadvise run groupby`): w->rows keys uniform over 0..w->groups-1, or Zipf
+ * over w->groups ranks with w->zipf > 0 (operators/gen.h), and one payload
+ * column per aggregate (w->n_aggs columns of w->payload_bytes: random
+ * integers, or finite floats in [-1e3, 1e3] with float_payloads).
+ * Deterministic per seed. [out] out: device table, free with
+ * gj_dtable_free; zeroed on error. Synchronises the device.
+ * Returns GJ_OK, GJ_ERR_INVALID (NULL, a join workload, bad workload, rows
+ * >= 2^31), GJ_ERR_INFEASIBLE (device memory), GJ_ERR_CUDA. */
+int gj_groupby_generate(const gj_workload *w, uint64_t seed, int float_payloads, gj_dtable *out,
+                        gj_ctx *ctx);
+
 #ifdef __cplusplus
 }
 #endif
