@@ -388,6 +388,114 @@ int gj_advise(const gj_workload *w, const gj_profile *p, gj_plan *out, gj_ctx *c
 int gj_plan_to_json(const gj_plan *plan, const gj_workload *w, char **json);
 
 /* ------------------------------------------------------------------------ */
+/* Uncertain estimates (advisor/interval.c): for query optimizers            */
+/* ------------------------------------------------------------------------ */
+/* An optimizer's cardinalities are guesses. Give each uncertain quantity as
+ * an interval [lo, hi] and ask which implementation is safest over the whole
+ * box: gj_advise_range samples the box on a grid and reports, per
+ * implementation, its predicted time range and its worst-case regret (how
+ * much slower than the best implementation it can be at any sample point),
+ * the implementation minimising that regret, and whether the fastest
+ * implementation changes inside the box. Pure computation; thread-safe (no
+ * global state: threads may share a const profile). */
+
+/* A box of workloads. Fields that may differ between lo and hi (lo <= hi
+ * each): joins r_rows, s_rows, match_ratio, out_rows (both 0, primary-
+ * foreign-key, or both > 0, many-to-many), zipf; group-bys rows, groups,
+ * zipf. Every other field the operator uses (op, key_bytes, payload_bytes,
+ * r_payloads/s_payloads for joins, n_aggs/aggs for group-bys,
+ * sorted_output) must be equal in lo and hi; fields the operator does not
+ * use are ignored. At each sample point groups is clamped to rows.
+ * mid (used when has_mid = 1): the optimizer's point estimate, inside the
+ * box with the same fixed fields; its best implementation is reported. */
+typedef struct gj_workload_range {
+    gj_workload lo, hi;
+    int has_mid;
+    gj_workload mid;
+} gj_workload_range;
+
+/* Most points gj_advise_range samples, and most per uncertain dimension. */
+#define GJ_RANGE_MAX_POINTS 729
+#define GJ_RANGE_MAX_PER_DIM 9
+
+/* One implementation over the box. Times are over the sample points where
+ * it is feasible. */
+typedef struct gj_range_estimate {
+    gj_impl impl;
+    int feasible;         /* 1: feasible at every point where anything is    */
+    int feasible_points;  /* sample points where it is feasible              */
+    int best_points;      /* sample points where it is the fastest           */
+    double min_ms;        /* least predicted time over the box (0 if it is
+                             feasible nowhere)                               */
+    double max_ms;        /* largest predicted time over the box (0 likewise) */
+    double regret;        /* worst-case regret: max over the points where it
+                             is feasible of ms / best ms there - 1 (0: it is
+                             the fastest everywhere); INFINITY if never      */
+    char why[120];        /* first infeasibility reason seen, "" if none     */
+} gj_range_estimate;
+
+/* The answer over a box. Plain data, owned by the caller; no free needed. */
+typedef struct gj_range_plan {
+    gj_op op;
+    int n_dims;              /* dimensions that differ between lo and hi     */
+    int per_dim;             /* grid points per uncertain dimension (2..9;
+                                log-spaced for rows/groups/out_rows, linear
+                                for match_ratio and zipf; ends included)     */
+    int n_points;            /* sample points evaluated (per_dim^n_dims)     */
+    int n_empty;             /* points where no implementation is feasible   */
+    int n;                   /* estimates, choice first                      */
+    gj_range_estimate est[GJ_IMPL_COUNT]; /* feasible everywhere by regret
+                                (then by max_ms), then the others by how many
+                                points they fit, then by regret             */
+    gj_impl choice;          /* minimises worst-case regret (= est[0].impl)  */
+    double choice_regret;    /* its regret: the most it can lose vs the best */
+    int flips;               /* 1: the fastest implementation is not the same
+                                at every sample point                        */
+    gj_impl flip_from, flip_to;   /* when flips: the fastest at the first
+                                     sample point, and the first other
+                                     implementation seen fastest ...         */
+    gj_workload flip_from_at, flip_to_at; /* ... and the points where        */
+    int has_point;           /* 1 when the range had a mid workload          */
+    gj_impl point_choice;    /* the fastest at mid (what gj_advise says);
+                                GJ_IMPL_COUNT when nothing fits at mid       */
+    double point_ms;         /* its predicted time at mid; -1 if none fits   */
+    char profile[64];        /* profile used                                 */
+} gj_range_plan;
+
+/* Evaluate every implementation of r->lo.op at each point of a grid over
+ * the box (corners always included; per-dimension points reduced from 9 so
+ * that at most GJ_RANGE_MAX_POINTS are sampled) with gj_profile_estimate
+ * (tuned corrections applied, gj_advise's feasibility rules: device memory,
+ * sorted_output, sort-only aggregates).
+ * [in]  r: the box (not modified); p: the profile.
+ * [out] out: filled on GJ_OK and GJ_ERR_INFEASIBLE, zeroed otherwise.
+ * Returns GJ_OK, GJ_ERR_INVALID (NULL, lo or hi fails gj_workload_check,
+ * lo > hi, a fixed field differs, mid outside the box: ctx names the field
+ * and what is allowed), GJ_ERR_INFEASIBLE (no implementation is feasible at
+ * any sample point). */
+int gj_advise_range(const gj_workload_range *r, const gj_profile *p, gj_range_plan *out,
+                    gj_ctx *ctx);
+
+/* A box around a point estimate w, each estimate off by up to `factor`
+ * either way (factor >= 1): joins r_rows, s_rows and out_rows (many-to-many)
+ * in [x/factor, x*factor], match_ratio in [x/factor, min(1, x*factor)];
+ * group-bys rows and groups likewise (groups kept <= rows). Row counts are
+ * rounded outwards and kept within 1..2^40 (out_rows 2^44); zipf and every
+ * other field stay as in w; mid = w. Returns GJ_OK or GJ_ERR_INVALID (w
+ * fails gj_workload_check, factor < 1 or not finite). */
+int gj_workload_range_around(const gj_workload *w, double factor, gj_workload_range *out,
+                             gj_ctx *ctx);
+
+/* Range plan as JSON: {"op", "profile", "points", "dims", "per_dim",
+ * "empty_points", "choice", "choice_regret", "flips", "flip": {"from", "to",
+ * "from_at": workload, "to_at": workload} or null, "point": {"impl", "ms"}
+ * or null, "implementations": [{"impl", "feasible", "feasible_points",
+ * "best_points", "min_ms", "max_ms", "regret" (null if infinite), "why"}]}.
+ * [out] *json malloc'd (gj_free). Returns GJ_OK, GJ_ERR_INVALID (NULL),
+ * GJ_ERR_NOMEM. */
+int gj_range_plan_to_json(const gj_range_plan *plan, char **json);
+
+/* ------------------------------------------------------------------------ */
 /* Paper 000 formulas, exactly as printed (model/MODEL.md)                   */
 /* ------------------------------------------------------------------------ */
 
