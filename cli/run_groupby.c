@@ -6,6 +6,7 @@
  * and log each run in the store. */
 #include "cli/cli.h"
 #include "common/internal.h"
+#include "operators/colfile.h"
 #include "operators/gen.h"
 #include "operators/groupby.h"
 
@@ -19,9 +20,10 @@
 typedef struct gb_opts {
     gj_workload w;
     int impl;            /* -1 auto */
-    int check, repeat, json, no_log, isfloat;
+    int check, repeat, json, no_log, isfloat, groups_set;
     uint64_t seed, key_offset;
-    const char *profile, *db;
+    const char *profile, *db, *file, *expect;
+    double rtol;         /* --expect: relative tolerance of float aggregates */
     /* bench */
     uint64_t g_lo, g_hi, g_mul;
     int impls[GJ_IMPL_COUNT], n_impls;
@@ -34,22 +36,37 @@ static void help_run(void)
            "                            [--key-bytes 4|8] [--payload-bytes 4|8] [--float] [--zipf Z]\n"
            "                            [--key-offset X] [--sorted-output] [--check] [--repeat N]\n"
            "                            [--seed S] [--profile NAME] [--db PATH] [--no-log] [--json]\n"
+           "                            [--file F [--expect FILE [--rtol X]]]\n"
            "\n"
            "Generates R(k, r1..rp) on the GPU (keys uniform over 0..g-1, or Zipf with --zipf; one\n"
-           "payload column per aggregate), runs the implementation (auto: the advisor's choice),\n"
-           "reports the median of --repeat runs (CUDA events, after one warm-up, inputs on the GPU)\n"
-           "by phase beside the model's prediction, and logs the run in the store.\n"
+           "payload column per aggregate), or reads it from a column file (--file), runs the\n"
+           "implementation (auto: the advisor's choice), reports the median of --repeat runs (CUDA\n"
+           "events, after one warm-up, inputs on the GPU) by phase beside the model's prediction,\n"
+           "and logs the run in the store.\n"
            "  --impl     auto, HGB, SGB-UR, SGB-TR, SGB-DE-TR, PGB-UR, PGB-TR, HASH-GLOBAL (default auto)\n"
            "  --aggs     sum,min,max,count,avg,count-distinct,median (default max,max)\n"
            "  --check    compare with the CPU reference (exit 7 on a difference)\n"
+           "  --file     the input, a column file (operators/COLUMNS.md: GJCOLS01 or CSV): column 0\n"
+           "             the key, aggregate i reads column i+1 (count reads none); rows, widths and\n"
+           "             types come from the file (--payload-bytes, --key-bytes: CSV widths), and the\n"
+           "             generator's flags (--rows, --float, --key-offset, --seed) are ignored.\n"
+           "             --groups is then the optimizer's estimate the advisor plans with (default:\n"
+           "             the file's distinct keys, counted on the CPU)\n"
+           "  --expect   compare the result with an expected one, a column file of the key and one\n"
+           "             column per aggregate (e.g. another engine's answer), matched by key: integer\n"
+           "             columns exactly, float ones within --rtol (default 1e-9) relative, as the\n"
+           "             order of float additions differs. Exit 7 on a difference, naming the group\n"
            "  --repeat   timed runs, 1..1000 (default 7)\n"
            "\n"
            "examples:\n"
            "  gjadvise run groupby --rows 2^28 --groups 2^12 --aggs max,max\n"
            "  gjadvise run groupby --rows 2^24 --groups 2^20 --impl PGB-TR --check\n"
            "  gjadvise run groupby --rows 2^26 --groups 2^10 --aggs sum,median --key-bytes 8 --json\n"
+           "  gjadvise run groupby --file q18gb.in.gjc --aggs sum --expect q18gb.expect.gjc\n"
+           "                       (bench/tpch: a TPC-H group-by checked against DuckDB)\n"
            "\n"
-           "exit codes: 0 ok, 1 failure, 2 bad flag or value, 3 no GPU, 6 infeasible, 7 check failed\n");
+           "exit codes: 0 ok, 1 failure, 2 bad flag or value, 3 no GPU, 5 bad input file,\n"
+           "            6 infeasible, 7 check failed\n");
 }
 
 static void help_bench(void)
@@ -71,15 +88,16 @@ static int parse_pow(const char *s, uint64_t *out) { return gj_cli_parse_size(s,
 static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int bench)
 {
     enum { O_ROWS = 1, O_GROUPS, O_AGGS, O_IMPL, O_KB, O_PB, O_FLOAT, O_ZIPF, O_KOFF, O_SORTED, O_CHECK,
-           O_REPEAT, O_SEED, O_PROFILE, O_DB, O_NOLOG, O_JSON, O_SWEEP, O_IMPLS, O_BG, O_HELP };
+           O_REPEAT, O_SEED, O_PROFILE, O_DB, O_NOLOG, O_JSON, O_SWEEP, O_IMPLS, O_BG, O_FILE, O_EXPECT,
+           O_RTOL, O_HELP };
     static const struct option lo[] = {
         {"rows", 1, 0, O_ROWS}, {"groups", 1, 0, O_GROUPS}, {"aggs", 1, 0, O_AGGS}, {"impl", 1, 0, O_IMPL},
         {"key-bytes", 1, 0, O_KB}, {"payload-bytes", 1, 0, O_PB}, {"float", 0, 0, O_FLOAT},
         {"zipf", 1, 0, O_ZIPF}, {"key-offset", 1, 0, O_KOFF}, {"sorted-output", 0, 0, O_SORTED},
         {"check", 0, 0, O_CHECK}, {"repeat", 1, 0, O_REPEAT}, {"seed", 1, 0, O_SEED},
         {"profile", 1, 0, O_PROFILE}, {"db", 1, 0, O_DB}, {"no-log", 0, 0, O_NOLOG}, {"json", 0, 0, O_JSON},
-        {"sweep", 1, 0, O_SWEEP}, {"impls", 1, 0, O_IMPLS}, {"bg", 1, 0, O_BG}, {"help", 0, 0, O_HELP},
-        {0, 0, 0, 0}};
+        {"sweep", 1, 0, O_SWEEP}, {"impls", 1, 0, O_IMPLS}, {"bg", 1, 0, O_BG}, {"file", 1, 0, O_FILE},
+        {"expect", 1, 0, O_EXPECT}, {"rtol", 1, 0, O_RTOL}, {"help", 0, 0, O_HELP}, {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     gj_workload_default(&o->w, GJ_OP_GROUPBY);
     o->impl = -1;
@@ -88,6 +106,7 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
     o->g_lo = 2;
     o->g_hi = 1ull << 26;
     o->g_mul = 4;
+    o->rtol = 1e-9;
     for (int i = GJ_IMPL_HGB; i <= GJ_IMPL_HASH_GLOBAL; i++) o->impls[o->n_impls++] = i;
     opterr = 0;
     optind = 1;
@@ -97,7 +116,7 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
         const char *v = optarg;
         switch (c) {
         case O_ROWS: if (gj_cli_parse_size(v, 0x7fffffffull, &o->w.rows) || !o->w.rows) return gj_cli_bad(cmd, "--rows", v, "1..2^31-1"); break;
-        case O_GROUPS: if (gj_cli_parse_size(v, 0x7fffffffull, &o->w.groups) || !o->w.groups) return gj_cli_bad(cmd, "--groups", v, "1..2^31-1"); break;
+        case O_GROUPS: if (gj_cli_parse_size(v, 0x7fffffffull, &o->w.groups) || !o->w.groups) return gj_cli_bad(cmd, "--groups", v, "1..2^31-1"); o->groups_set = 1; break;
         case O_AGGS: if (gj_cli_parse_aggs(cmd, v, &o->w)) return GJ_EXIT_USAGE; break;
         case O_IMPL: {
             gj_impl im;
@@ -147,6 +166,16 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
             break;
         }
         case O_BG: if (gj_cli_parse_double(v, &o->bg) || o->bg <= 0) return gj_cli_bad(cmd, "--bg", v, "GB/s > 0"); break;
+        case O_FILE:
+        case O_EXPECT:
+            if (bench) return gj_cli_bad(cmd, c == O_FILE ? "--file" : "--expect", v, "only with run groupby");
+            if (!*v) return gj_cli_bad(cmd, c == O_FILE ? "--file" : "--expect", v, "a file name");
+            if (c == O_FILE) o->file = v; else o->expect = v;
+            break;
+        case O_RTOL:
+            if (gj_cli_parse_double(v, &o->rtol) || o->rtol < 0 || o->rtol >= 1)
+                return gj_cli_bad(cmd, "--rtol", v, "0 <= X < 1");
+            break;
         case O_HELP:
         case 'h': if (bench) help_bench(); else help_run(); return -1;
         default:
@@ -158,7 +187,11 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
         fprintf(stderr, "gjadvise %s: %s: unexpected argument\n", cmd, argv[optind]);
         return GJ_EXIT_USAGE;
     }
-    if (o->w.groups > o->w.rows) o->w.groups = o->w.rows;
+    if (o->expect && !o->file) {
+        fprintf(stderr, "gjadvise %s: --expect needs --file (a generated input has no expected result)\n", cmd);
+        return GJ_EXIT_USAGE;
+    }
+    if (o->w.groups > o->w.rows && !o->file) o->w.groups = o->w.rows;
     o->w.payload_bytes = o->w.payload_bytes ? o->w.payload_bytes : 4;
     return 0;
 }
@@ -201,10 +234,84 @@ done:
     return rc;
 }
 
+/* Distinct values of a host key column (open addressing, grown at half
+ * load; 0 tracked apart since it marks an empty slot). 0 when out of memory. */
+static uint64_t count_distinct(const gj_column *k, uint64_t n)
+{
+    uint64_t cap = 1024, used = 0, *slot = calloc(cap, sizeof *slot);
+    int zero = 0;
+    for (uint64_t i = 0; slot && i < n; i++) {
+        uint64_t v = k->width == 4 ? ((const uint32_t *)k->data)[i] : ((const uint64_t *)k->data)[i];
+        if (!v) { zero = 1; continue; }
+        if (2 * (used + 1) > cap) { /* grow: rehash into twice the slots */
+            uint64_t nc = 2 * cap, *ns = calloc(nc, sizeof *ns);
+            if (ns)
+                for (uint64_t j = 0; j < cap; j++)
+                    if (slot[j])
+                        for (uint64_t h = (slot[j] * 0x9E3779B97F4A7C15ull) & (nc - 1);; h = (h + 1) & (nc - 1))
+                            if (!ns[h]) { ns[h] = slot[j]; break; }
+            free(slot);
+            slot = ns;
+            cap = nc;
+            if (!slot) break;
+        }
+        for (uint64_t h = (v * 0x9E3779B97F4A7C15ull) & (cap - 1);; h = (h + 1) & (cap - 1)) {
+            if (slot[h] == v) break;
+            if (!slot[h]) { slot[h] = v; used++; break; }
+        }
+    }
+    if (!slot) return 0;
+    free(slot);
+    return used + zero;
+}
+
+/* --file: read the table into host memory (*hp, freed by the caller; the
+ * GPU is not touched), fit the workload to it (rows, widths, groups counted
+ * unless --groups) and check that every aggregate has its column. Returns an
+ * exit code (0 ok), after printing why. */
+static int file_input(const char *cmd, gb_opts *o, gj_dtable *hp, gj_ctx *ctx)
+{
+    gj_dtable h = {0};
+    int ex = GJ_EXIT_OK, rc;
+    if ((rc = gj_colfile_read(o->file, o->w.key_bytes, o->w.payload_bytes, &h, ctx))) {
+        gj_cli_fail(cmd, rc, ctx, "--file");
+        ex = rc == GJ_ERR_IO || rc == GJ_ERR_PARSE ? GJ_EXIT_INPUT : gj_cli_exit_for(rc);
+        goto done;
+    }
+    if (!h.rows || h.rows > 0x7fffffffull) {
+        fprintf(stderr, "gjadvise %s: --file %s: %llu rows: allowed 1 to 2^31-1\n", cmd, o->file,
+                (unsigned long long)h.rows);
+        ex = GJ_EXIT_INPUT;
+        goto done;
+    }
+    for (int i = 0; i < o->w.n_aggs; i++)
+        if (o->w.aggs[i] != GJ_AGG_COUNT && i >= h.n_payloads) {
+            fprintf(stderr, "gjadvise %s: --aggs: aggregate %d (%s) reads payload column %d, but %s has %d "
+                    "payload column%s; allowed: one payload column per aggregate, in order (count reads none)\n",
+                    cmd, i + 1, gj_agg_name(o->w.aggs[i]), i + 1, o->file, h.n_payloads, h.n_payloads == 1 ? "" : "s");
+            ex = GJ_EXIT_USAGE;
+            goto done;
+        }
+    o->w.rows = h.rows;
+    o->w.key_bytes = h.key.width;
+    if (h.n_payloads) o->w.payload_bytes = h.payload[0].width;
+    if (!o->groups_set) {
+        uint64_t g = count_distinct(&h.key, h.rows);
+        o->w.groups = g ? g : h.rows;
+    }
+    if (o->w.groups > o->w.rows) o->w.groups = o->w.rows;
+    *hp = h;
+    memset(&h, 0, sizeof h);
+done:
+    gj_htable_free(&h);
+    return ex;
+}
+
 typedef struct gb_meas {
     double ms, phase[2];
     uint64_t groups, peak;
-    int checked; /* -1 not, 0 wrong, 1 ok */
+    int checked;  /* -1 not, 0 wrong, 1 ok */
+    int expected; /* --expect: the same     */
 } gb_meas;
 
 typedef struct { uint64_t key, idx; } kv;
@@ -212,6 +319,104 @@ static int cmp_kv(const void *a, const void *b)
 {
     uint64_t x = ((const kv *)a)->key, y = ((const kv *)b)->key;
     return x < y ? -1 : x > y;
+}
+
+static uint64_t get_u(const gj_column *c, uint64_t i)
+{
+    return c->width == 4 ? ((const uint32_t *)c->data)[i] : ((const uint64_t *)c->data)[i];
+}
+/* one aggregate value: as a double (*isf = 1) or a signed integer */
+static void get_v(const gj_column *c, uint64_t i, int *isf, double *d, int64_t *l)
+{
+    *isf = c->type == GJ_DT_FLOAT;
+    if (c->width == 4) {
+        if (*isf) { float f; memcpy(&f, (const char *)c->data + 4 * i, 4); *d = f; }
+        else *l = ((const int32_t *)c->data)[i];
+    } else {
+        if (*isf) memcpy(d, (const char *)c->data + 8 * i, 8);
+        else *l = ((const int64_t *)c->data)[i];
+    }
+}
+
+/* Compare a device result with the expected table e (key, one column per
+ * aggregate), matched by key: integers exactly, floats within rtol relative.
+ * 1 equal, 0 different (where in ctx), -1 could not compare (ctx). */
+static int expect_compare(const gj_dtable *e, const gj_workload *w, const gj_groupby_out *out, double rtol,
+                          gj_ctx *ctx)
+{
+    int eq = -1;
+    uint64_t g = out->groups;
+    gj_groupby_out h = {.groups = g, .n_aggs = out->n_aggs};
+    kv *oa = NULL, *ob = NULL;
+    if (e->n_payloads != w->n_aggs) {
+        gj_seterr(ctx, GJ_OK, "%d columns, the result has %d (the key and one per aggregate)", 1 + e->n_payloads,
+                  1 + w->n_aggs);
+        return 0;
+    }
+    if (e->rows != g) {
+        gj_seterr(ctx, GJ_OK, "%llu groups, the result has %llu", (unsigned long long)e->rows, (unsigned long long)g);
+        return 0;
+    }
+    h.key = out->key;
+    h.key.data = malloc((g ? g : 1) * out->key.width);
+    oa = malloc((g ? g : 1) * sizeof *oa);
+    ob = malloc((g ? g : 1) * sizeof *ob);
+    int okm = h.key.data && oa && ob;
+    for (int i = 0; i < w->n_aggs && okm; i++) {
+        h.agg[i] = out->agg[i];
+        okm = (h.agg[i].data = malloc((g ? g : 1) * out->agg[i].width)) != NULL;
+    }
+    if (!okm) { gj_seterr(ctx, GJ_ERR_NOMEM, "out of host memory for %llu groups", (unsigned long long)g); goto done; }
+    if (cudaMemcpy(h.key.data, out->key.data, g * out->key.width, cudaMemcpyDeviceToHost) != cudaSuccess) goto cuda;
+    for (int i = 0; i < w->n_aggs; i++)
+        if (cudaMemcpy(h.agg[i].data, out->agg[i].data, g * out->agg[i].width, cudaMemcpyDeviceToHost) != cudaSuccess)
+            goto cuda;
+    for (uint64_t r = 0; r < g; r++) {
+        oa[r] = (kv){get_u(&h.key, r), r};
+        ob[r] = (kv){get_u(&e->key, r), r};
+    }
+    qsort(oa, g, sizeof *oa, cmp_kv);
+    qsort(ob, g, sizeof *ob, cmp_kv);
+    eq = 0;
+    for (uint64_t r = 0; r < g; r++) {
+        if (oa[r].key != ob[r].key) {
+            gj_seterr(ctx, GJ_OK, "keys sorted, position %llu: the result has key %llu, expected %llu",
+                      (unsigned long long)r, (unsigned long long)oa[r].key, (unsigned long long)ob[r].key);
+            goto done;
+        }
+        for (int i = 0; i < w->n_aggs; i++) {
+            int fa, fb;
+            double da = 0, db = 0;
+            int64_t la = 0, lb = 0;
+            get_v(&h.agg[i], oa[r].idx, &fa, &da, &la);
+            get_v(&e->payload[i], ob[r].idx, &fb, &db, &lb);
+            if (fa || fb) {
+                if (!fa) da = (double)la;
+                if (!fb) db = (double)lb;
+                double m = fmax(fabs(da), fabs(db));
+                if (!(da == db || fabs(da - db) <= rtol * m || (isnan(da) && isnan(db)))) {
+                    gj_seterr(ctx, GJ_OK, "group key %llu, aggregate %d (%s): %.17g, expected %.17g (--rtol %g)",
+                              (unsigned long long)oa[r].key, i + 1, gj_agg_name(w->aggs[i]), da, db, rtol);
+                    goto done;
+                }
+            } else if (la != lb) {
+                gj_seterr(ctx, GJ_OK, "group key %llu, aggregate %d (%s): %lld, expected %lld",
+                          (unsigned long long)oa[r].key, i + 1, gj_agg_name(w->aggs[i]), (long long)la, (long long)lb);
+                goto done;
+            }
+        }
+    }
+    eq = 1;
+    goto done;
+cuda:
+    gj_seterr(ctx, GJ_ERR_CUDA, "copying the result to the host failed");
+    cudaGetLastError();
+done:
+    free(h.key.data);
+    for (int i = 0; i < GJ_MAX_AGGS; i++) free(h.agg[i].data);
+    free(oa);
+    free(ob);
+    return eq;
 }
 
 /* Compare a device result with the CPU reference. 1 equal, 0 different. */
@@ -273,18 +478,24 @@ done:
 }
 
 /* Warm-up, then `repeat` timed runs; medians. */
-static int measure(gj_impl impl, const gb_input *in, const gj_workload *w, int repeat, int check, gb_meas *m,
-                   gj_ctx *ctx)
+static int measure(gj_impl impl, const gb_input *in, const gj_workload *w, int repeat, int check,
+                   const gj_dtable *expect, const char *expect_path, double rtol, gb_meas *m, gj_ctx *ctx)
 {
     int rc = GJ_OK;
     double *tot = calloc(repeat, sizeof *tot), *p0 = calloc(repeat, sizeof *p0), *p1 = calloc(repeat, sizeof *p1);
     gj_groupby_out out;
     gj_timing t;
     memset(m, 0, sizeof *m);
-    m->checked = -1;
+    m->checked = m->expected = -1;
     if (!tot || !p0 || !p1) { rc = gj_seterr(ctx, GJ_ERR_NOMEM, "out of memory"); goto done; }
     if ((rc = gj_groupby_execute(impl, &in->t, w, NULL, &out, &t, ctx))) goto done;
     if (check) m->checked = check_result(in, w, &out, ctx);
+    if (expect) {
+        m->expected = expect_compare(expect, w, &out, rtol, ctx);
+        if (m->expected <= 0)
+            fprintf(stderr, "expect: %s: %s%s\n", expect_path, m->expected ? "" : "could not compare: ",
+                    gj_ctx_errmsg(ctx));
+    }
     m->groups = out.groups;
     gj_groupby_out_free(&out);
     for (int r = 0; r < repeat; r++) {
@@ -318,14 +529,24 @@ int gj_cli_run_groupby(int argc, char **argv)
     gj_db *db = NULL;
     gj_ctx *ctx = NULL;
     gb_input in = {0};
+    gj_dtable expect = {0}, hf = {0};
     char note[256] = "";
     gj_plan plan;
     gj_estimate est;
     gb_meas m;
     gj_impl impl;
-    if (gj_ctx_new(&ctx)) return GJ_EXIT_FAIL;
-    if ((ex = gj_cli_exec_setup(cmd, o.db, o.profile, o.no_log, &prof, &db, note, sizeof note))) goto done;
     int rc;
+    if (gj_ctx_new(&ctx)) return GJ_EXIT_FAIL;
+    /* input files first: a bad one is reported with or without a GPU */
+    if (o.file && (ex = file_input(cmd, &o, &hf, ctx))) goto done;
+    if (o.expect && (rc = gj_colfile_read(o.expect, o.w.key_bytes, 8, &expect, ctx))) {
+        ex = rc == GJ_ERR_IO || rc == GJ_ERR_PARSE ? GJ_EXIT_INPUT : gj_cli_exit_for(rc);
+        gj_cli_fail(cmd, rc, ctx, "--expect");
+        goto done;
+    }
+    if ((ex = gj_cli_exec_setup(cmd, o.db, o.profile, o.no_log, &prof, &db, note, sizeof note))) goto done;
+    if (o.file && (rc = gj_dtable_upload(&hf, &in.t, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, "upload --file"); goto done; }
+    gj_htable_free(&hf);
     if ((rc = gj_workload_check(&o.w, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, "workload"); goto done; }
     if (o.impl < 0) {
         rc = gj_advise(&o.w, prof, &plan, ctx);
@@ -334,19 +555,22 @@ int gj_cli_run_groupby(int argc, char **argv)
     } else impl = (gj_impl)o.impl;
     memset(&est, 0, sizeof est);
     gj_profile_estimate(impl, &o.w, prof, &est, NULL);
-    if ((rc = input_make(&o, &o.w, &in, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, "generate input"); goto done; }
-    if ((rc = measure(impl, &in, &o.w, o.repeat, o.check, &m, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, gj_impl_name(impl)); goto done; }
+    if (!o.file && (rc = input_make(&o, &o.w, &in, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, "generate input"); goto done; }
+    if ((rc = measure(impl, &in, &o.w, o.repeat, o.check, o.expect ? &expect : NULL, o.expect, o.rtol, &m, ctx))) {
+        ex = gj_cli_fail(cmd, rc, ctx, gj_impl_name(impl));
+        goto done;
+    }
     gj_cli_log_exec(db, prof, &o.w, impl, &est, m.ms, m.phase, 2, m.checked, o.repeat, "run");
     if (o.json) {
         printf("{\"impl\":\"%s\",\"auto\":%s,\"rows\":%llu,\"groups_hint\":%llu,\"groups\":%llu,\"key_bytes\":%d,"
                "\"measured_ms\":%.4f,\"measured_group_ms\":%.4f,\"measured_aggregate_ms\":%.4f,"
                "\"predicted_ms\":%.4f,\"predicted_group_ms\":%.4f,\"predicted_aggregate_ms\":%.4f,"
-               "\"repeat\":%d,\"peak_bytes\":%llu,\"checked\":%s,\"profile\":\"%s\"}\n",
+               "\"repeat\":%d,\"peak_bytes\":%llu,\"checked\":%s,\"expected\":%s,\"profile\":\"%s\"}\n",
                gj_impl_name(impl), o.impl < 0 ? "true" : "false", (unsigned long long)o.w.rows,
                (unsigned long long)o.w.groups, (unsigned long long)m.groups, o.w.key_bytes, m.ms, m.phase[0],
                m.phase[1], est.ms, est.n_phases > 0 ? est.phase[0].ms : 0, est.n_phases > 1 ? est.phase[1].ms : 0,
                o.repeat, (unsigned long long)m.peak, m.checked < 0 ? "null" : m.checked ? "true" : "false",
-               gj_profile_name(prof));
+               m.expected < 0 ? "null" : m.expected ? "true" : "false", gj_profile_name(prof));
     } else {
         printf("group-by %llu rows, %llu groups found (asked %llu), %d-byte keys, %s%s, profile %s\n",
                (unsigned long long)o.w.rows, (unsigned long long)m.groups, (unsigned long long)o.w.groups,
@@ -358,9 +582,14 @@ int gj_cli_run_groupby(int argc, char **argv)
         printf("median of %d runs (CUDA events, inputs on the GPU); %.2f G rows/s; peak %.1f MiB; check: %s\n",
                o.repeat, o.w.rows / m.ms / 1e6, m.peak / 1048576.0,
                m.checked < 0 ? "not run (--check)" : m.checked ? "ok" : "WRONG");
+        if (o.expect)
+            printf("expect %s: %s\n", o.expect,
+                   m.expected < 0 ? "could not compare" : m.expected ? "ok (every group)" : "WRONG");
     }
-    ex = m.checked == 0 ? GJ_EXIT_CHECK : GJ_EXIT_OK;
+    ex = m.checked == 0 || m.expected == 0 ? GJ_EXIT_CHECK : o.expect && m.expected < 0 ? GJ_EXIT_FAIL : GJ_EXIT_OK;
 done:
+    gj_htable_free(&hf);
+    gj_htable_free(&expect);
     input_free(&in);
     gj_profile_free(prof);
     gj_db_close(db);
@@ -397,7 +626,7 @@ int gj_cli_bench_groupby(int argc, char **argv)
             gj_estimate est;
             memset(&est, 0, sizeof est);
             gj_profile_estimate(impl, &w, prof, &est, NULL);
-            rc = measure(impl, &in, &w, o.repeat, o.check, &m, ctx);
+            rc = measure(impl, &in, &w, o.repeat, o.check, NULL, NULL, 0, &m, ctx);
             if (rc) {
                 printf("%s,%d,%llu,%llu,,,,,,,,,,error: %s\n", gj_impl_name(impl), w.key_bytes, (unsigned long long)w.rows,
                        (unsigned long long)g, gj_ctx_errmsg(ctx));

@@ -21,7 +21,7 @@ typedef struct jn_opts {
     int impl; /* -1 auto */
     int check, repeat, json, no_log;
     uint64_t seed, key_offset;
-    const char *profile, *db, *r_file, *s_file;
+    const char *profile, *db, *r_file, *s_file, *expect;
     /* bench */
     char sweep[24];
     double lo, hi, step;
@@ -34,7 +34,7 @@ static void help_run(void)
     printf("usage: gjadvise run join [--r-rows N] [--s-rows N] [--r-payloads P] [--s-payloads P]\n"
            "                         [--key-bytes 4|8] [--payload-bytes 4|8] [--match-ratio X]\n"
            "                         [--zipf Z] [--out-rows N] [--key-offset X] [--r-file F --s-file F]\n"
-           "                         [--impl auto|NAME] [--check] [--repeat N] [--seed S]\n"
+           "                         [--impl auto|NAME] [--check] [--expect FILE] [--repeat N] [--seed S]\n"
            "                         [--profile NAME] [--db PATH] [--no-log] [--json]\n"
            "\n"
            "Generates R (keys 0..|R|-1 shuffled, a fraction 1-match-ratio replaced by non-matching\n"
@@ -47,6 +47,10 @@ static void help_run(void)
            "  --key-offset added to every key (8-byte keys with high bits set)\n"
            "  --check      compare with the CPU reference join (exit 7 on a difference); the\n"
            "               reference sorts on the CPU: seconds at 2^20, minutes and ~20 GB at 2^27\n"
+           "  --expect     compare the output with an expected result, a column file (GJCOLS01 or\n"
+           "               CSV) of the key, R's payload columns and S's, in that order, e.g. another\n"
+           "               engine's answer; rows as a multiset (any order), values bit for bit, widths\n"
+           "               as the output's. Exit 7 on a difference, naming where; 5 if unreadable\n"
            "  --repeat     timed runs, 1..1000 (default 7)\n"
            "defaults: 2^27 x 2^27, 4-byte keys and payloads, 2+2 payload columns, match ratio 1\n"
            "\n"
@@ -55,6 +59,10 @@ static void help_run(void)
            "  gjadvise run join --match-ratio 0.25 --impl PHJ-UR\n"
            "  gjadvise run join --r-rows 2^20 --s-rows 2^21 --zipf 1.0 --check --json\n"
            "  gjadvise run join --r-file r.csv --s-file s.csv --impl SMJ-TR --check\n"
+           "  gjadvise run join --r-file q3j2.r.gjc --s-file q3j2.s.gjc --expect q3j2.expect.gjc \\\n"
+           "                    --match-ratio 0.0102 --json    (bench/tpch: TPC-H against DuckDB)\n"
+           "with --r-file/--s-file the advisor still takes --match-ratio, --out-rows and --zipf\n"
+           "from the flags (what an optimizer would estimate); sizes and widths come from the files\n"
            "\n"
            "exit codes: 0 ok, 1 failure, 2 bad flag or value, 3 no GPU, 5 bad input file,\n"
            "            6 infeasible, 7 check failed\n");
@@ -100,7 +108,8 @@ static int parse_num(const char *sweep, const char *s, double *out)
 static int parse_opts(const char *cmd, int argc, char **argv, jn_opts *o, int bench)
 {
     enum { O_RR = 1, O_SR, O_RP, O_SP, O_KB, O_PB, O_MR, O_ZIPF, O_OUT, O_KOFF, O_RF, O_SF, O_IMPL,
-           O_CHECK, O_REPEAT, O_SEED, O_PROFILE, O_DB, O_NOLOG, O_JSON, O_SWEEP, O_IMPLS, O_BG, O_HELP };
+           O_CHECK, O_REPEAT, O_SEED, O_PROFILE, O_DB, O_NOLOG, O_JSON, O_SWEEP, O_IMPLS, O_BG, O_EXPECT,
+           O_HELP };
     static const struct option lo[] = {
         {"r-rows", 1, 0, O_RR}, {"s-rows", 1, 0, O_SR}, {"r-payloads", 1, 0, O_RP},
         {"s-payloads", 1, 0, O_SP}, {"key-bytes", 1, 0, O_KB}, {"payload-bytes", 1, 0, O_PB},
@@ -109,7 +118,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, jn_opts *o, int be
         {"impl", 1, 0, O_IMPL}, {"check", 0, 0, O_CHECK}, {"repeat", 1, 0, O_REPEAT},
         {"seed", 1, 0, O_SEED}, {"profile", 1, 0, O_PROFILE}, {"db", 1, 0, O_DB},
         {"no-log", 0, 0, O_NOLOG}, {"json", 0, 0, O_JSON}, {"sweep", 1, 0, O_SWEEP},
-        {"impls", 1, 0, O_IMPLS}, {"bg", 1, 0, O_BG}, {"help", 0, 0, O_HELP}, {0, 0, 0, 0}};
+        {"impls", 1, 0, O_IMPLS}, {"bg", 1, 0, O_BG}, {"expect", 1, 0, O_EXPECT},
+        {"help", 0, 0, O_HELP}, {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     gj_workload_default(&o->w, GJ_OP_JOIN);
     o->impl = -1;
@@ -137,6 +147,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, jn_opts *o, int be
         case O_SF: o->s_file = v; break;
         case O_IMPL: if (parse_impl(v, &o->impl)) return gj_cli_bad(cmd, "--impl", v, "allowed " ALLOWED_IMPLS); break;
         case O_CHECK: o->check = 1; break;
+        case O_EXPECT:
+            if (bench) return gj_cli_bad(cmd, "--expect", v, "allowed only with run join");
+            o->expect = v;
+            break;
         case O_REPEAT: if (gj_cli_parse_int(v, 1, 1000, &l)) return gj_cli_bad(cmd, "--repeat", v, "allowed 1 to 1000"); o->repeat = (int)l; break;
         case O_SEED: if (gj_cli_parse_size(v, UINT64_MAX, &o->seed)) return gj_cli_bad(cmd, "--seed", v, "allowed an unsigned integer"); break;
         case O_PROFILE: o->profile = v; break;
@@ -252,8 +266,67 @@ done:
 typedef struct jn_meas {
     double ms, phase[3];
     uint64_t rows, peak;
-    int checked;
+    int checked;  /* --check: -1 not run or could not run, 0 wrong, 1 ok  */
+    int expected; /* --expect: the same                                  */
 } jn_meas;
+
+/* Read the --expect file (its widths for CSV: the inputs' key and first
+ * payload width). GJ_OK, or GJ_ERR_IO / GJ_ERR_PARSE / ... with the reason
+ * in ctx. */
+static int expect_load(const char *path, const jn_input *in, gj_dtable *h, gj_ctx *ctx)
+{
+    int pb = in->r.n_payloads ? in->r.payload[0].width : in->s.n_payloads ? in->s.payload[0].width : 4;
+    return gj_colfile_read(path, in->r.key.width, pb, h, ctx);
+}
+
+/* Compare a device join output with the expected table e (key, R payloads,
+ * S payloads) as multisets of rows, bit for bit. 1 equal, 0 different
+ * (where in ctx), -1 could not compare (reason in ctx). */
+static int expect_compare(const gj_dtable *e, const gj_join_out *out, gj_ctx *ctx)
+{
+    gj_join_out ho, ev;
+    int eq = -1;
+    memset(&ho, 0, sizeof ho);
+    memset(&ev, 0, sizeof ev);
+    if (gj_join_out_download(out, &ho, ctx)) return -1;
+    int rp = ho.r_payloads, sp = ho.s_payloads;
+    if (e->n_payloads != rp + sp) {
+        gj_seterr(ctx, GJ_OK, "%d columns, the output has %d (the key, %d of R, %d of S)", 1 + e->n_payloads,
+                  1 + rp + sp, rp, sp);
+        eq = 0;
+        goto done;
+    }
+    ev.rows = e->rows;
+    ev.key = e->key;
+    ev.r_payloads = rp;
+    ev.s_payloads = sp;
+    for (int i = 0; i < rp; i++) ev.r[i] = e->payload[i];
+    for (int i = 0; i < sp; i++) ev.s[i] = e->payload[rp + i];
+    for (int c = 0; c <= rp + sp; c++) {
+        const gj_column *a = c == 0 ? &ho.key : c <= rp ? &ho.r[c - 1] : &ho.s[c - 1 - rp];
+        const gj_column *b = c == 0 ? &ev.key : c <= rp ? &ev.r[c - 1] : &ev.s[c - 1 - rp];
+        if (a->width != b->width || a->type != b->type) {
+            gj_seterr(ctx, GJ_OK, "column %d (%s): %d-byte %s, the output's is %d-byte %s", c,
+                      c == 0 ? "key" : c <= rp ? "an R payload" : "an S payload", b->width,
+                      b->type == GJ_DT_FLOAT ? "float" : "integer", a->width,
+                      a->type == GJ_DT_FLOAT ? "float" : "integer");
+            eq = 0;
+            goto done;
+        }
+    }
+    if (gj_join_compare(&ho, &ev, &eq, ctx)) eq = -1;
+    else if (!eq && ho.rows != ev.rows)
+        gj_seterr(ctx, GJ_OK, "%llu rows, the output has %llu", (unsigned long long)ev.rows,
+                  (unsigned long long)ho.rows);
+    else if (!eq) {
+        char msg[256];
+        gj_strlcpy(msg, gj_ctx_errmsg(ctx), sizeof msg);
+        gj_seterr(ctx, GJ_OK, "rows sorted by (key, payloads), output vs expected: %s", msg);
+    }
+done:
+    gj_join_out_free_host(&ho);
+    return eq;
+}
 
 /* 1 equal, 0 different, -1 could not check */
 static int check_result(const jn_input *in, const gj_join_out *out, gj_ctx *ctx)
@@ -275,17 +348,25 @@ static int check_result(const jn_input *in, const gj_join_out *out, gj_ctx *ctx)
     return eq;
 }
 
-static int measure(gj_impl impl, const jn_input *in, int repeat, int check, jn_meas *m, gj_ctx *ctx)
+/* expect/expect_path: the --expect table and its name (NULL: none). */
+static int measure(gj_impl impl, const jn_input *in, int repeat, int check, const gj_dtable *expect,
+                   const char *expect_path, jn_meas *m, gj_ctx *ctx)
 {
     int rc = GJ_OK;
     double *v = calloc(4 * (size_t)repeat, sizeof *v);
     gj_join_out out;
     gj_timing t;
     memset(m, 0, sizeof *m);
-    m->checked = -1;
+    m->checked = m->expected = -1;
     if (!v) { rc = gj_seterr(ctx, GJ_ERR_NOMEM, "out of memory"); goto done; }
     if ((rc = gj_join_exec(impl, &in->r, &in->s, NULL, &out, &t, ctx))) goto done;
     if (check) m->checked = check_result(in, &out, ctx);
+    if (expect) {
+        m->expected = expect_compare(expect, &out, ctx);
+        if (m->expected <= 0)
+            fprintf(stderr, "expect: %s: %s%s\n", expect_path, m->expected ? "" : "could not compare: ",
+                    gj_ctx_errmsg(ctx));
+    }
     m->rows = out.rows;
     gj_join_out_free(&out);
     for (int r = 0; r < repeat; r++) {
@@ -306,14 +387,18 @@ done:
     return rc;
 }
 
-static double out_bytes(const gj_workload *w, uint64_t rows)
+/* Bytes that must move: both inputs read once, `rows` output rows (the
+ * key, R's payloads and S's) written once; each column at its own width. */
+static double row_width(const gj_dtable *t)
 {
-    return (double)rows * (w->key_bytes + (w->r_payloads + w->s_payloads) * w->payload_bytes);
+    double b = t->key.width;
+    for (int i = 0; i < t->n_payloads; i++) b += t->payload[i].width;
+    return b;
 }
-static double in_bytes(const gj_workload *w)
+static double floor_bytes(const jn_input *in, uint64_t rows)
 {
-    return (double)w->r_rows * (w->key_bytes + w->r_payloads * w->payload_bytes) +
-           (double)w->s_rows * (w->key_bytes + w->s_payloads * w->payload_bytes);
+    return (double)in->r.rows * row_width(&in->r) + (double)in->s.rows * row_width(&in->s) +
+           (double)rows * (row_width(&in->r) + row_width(&in->s) - in->s.key.width);
 }
 
 int gj_cli_run_join(int argc, char **argv)
@@ -326,6 +411,7 @@ int gj_cli_run_join(int argc, char **argv)
     gj_db *db = NULL;
     gj_ctx *ctx = NULL;
     jn_input in = {0};
+    gj_dtable expect = {0};
     char note[256] = "";
     gj_plan plan;
     gj_estimate est;
@@ -339,16 +425,24 @@ int gj_cli_run_join(int argc, char **argv)
         gj_cli_fail(cmd, rc, ctx, "input");
         goto done;
     }
+    if (o.expect && (rc = expect_load(o.expect, &in, &expect, ctx))) {
+        ex = rc == GJ_ERR_IO || rc == GJ_ERR_PARSE ? GJ_EXIT_INPUT : gj_cli_exit_for(rc);
+        gj_cli_fail(cmd, rc, ctx, "--expect");
+        goto done;
+    }
     if (o.impl < 0) {
         if ((rc = gj_advise(&o.w, prof, &plan, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, "advise"); goto done; }
         impl = plan.best;
     } else impl = (gj_impl)o.impl;
     memset(&est, 0, sizeof est);
     gj_profile_estimate(impl, &o.w, prof, &est, NULL);
-    if ((rc = measure(impl, &in, o.repeat, o.check, &m, ctx))) { ex = gj_cli_fail(cmd, rc, ctx, gj_impl_name(impl)); goto done; }
+    if ((rc = measure(impl, &in, o.repeat, o.check, o.expect ? &expect : NULL, o.expect, &m, ctx))) {
+        ex = gj_cli_fail(cmd, rc, ctx, gj_impl_name(impl));
+        goto done;
+    }
     gj_cli_log_exec(db, prof, &o.w, impl, &est, m.ms, m.phase, 3, m.checked, o.repeat, "run");
     double bg = gj_profile_hw(prof)->bw_seq;
-    double floor_ms = bg > 0 ? (in_bytes(&o.w) + out_bytes(&o.w, m.rows)) / (bg * 1e9) * 1e3 : NAN;
+    double floor_ms = bg > 0 ? floor_bytes(&in, m.rows) / (bg * 1e9) * 1e3 : NAN;
     static const char *ph[3] = {"transform", "match", "materialize"};
     if (o.json) {
         printf("{\"impl\":\"%s\",\"auto\":%s,\"r_rows\":%llu,\"s_rows\":%llu,\"key_bytes\":%d,"
@@ -360,9 +454,11 @@ int gj_cli_run_join(int argc, char **argv)
         for (int i = 0; i < 3; i++)
             printf("%s{\"name\":\"%s\",\"measured_ms\":%.4f,\"predicted_ms\":%.4f}", i ? "," : "", ph[i],
                    m.phase[i], i < est.n_phases ? est.phase[i].ms : 0.0);
-        printf("],\"repeat\":%d,\"peak_bytes\":%llu,\"floor_ms\":%.4f,\"checked\":%s,\"profile\":\"%s\"}\n",
-               o.repeat, (unsigned long long)m.peak, isfinite(floor_ms) ? floor_ms : 0.0,
-               m.checked < 0 ? "null" : m.checked ? "true" : "false", gj_profile_name(prof));
+        printf("],\"repeat\":%d,\"peak_bytes\":%llu,\"bytes\":%.0f,\"floor_ms\":%.4f,\"checked\":%s,"
+               "\"expected\":%s,\"profile\":\"%s\"}\n",
+               o.repeat, (unsigned long long)m.peak, floor_bytes(&in, m.rows), isfinite(floor_ms) ? floor_ms : 0.0,
+               m.checked < 0 ? "null" : m.checked ? "true" : "false",
+               m.expected < 0 ? "null" : m.expected ? "true" : "false", gj_profile_name(prof));
     } else {
         printf("join |R|=%llu |S|=%llu, %d-byte keys, %d+%d payloads of %d bytes, match ratio %g, zipf %g\n",
                (unsigned long long)o.w.r_rows, (unsigned long long)o.w.s_rows, o.w.key_bytes,
@@ -376,9 +472,14 @@ int gj_cli_run_join(int argc, char **argv)
                "peak %.1f MiB; floor %.3f ms at B_G %.0f GB/s (ratio %.2f); check: %s\n",
                o.repeat, (unsigned long long)m.rows, m.peak / 1048576.0, floor_ms, bg, m.ms / floor_ms,
                m.checked < 0 ? (o.check ? "could not run" : "not run (--check)") : m.checked ? "ok" : "WRONG");
+        if (o.expect)
+            printf("expect %s: %s\n", o.expect,
+                   m.expected < 0 ? "could not compare" : m.expected ? "ok (same rows)" : "WRONG");
     }
-    ex = m.checked == 0 ? GJ_EXIT_CHECK : GJ_EXIT_OK;
+    ex = m.checked == 0 || m.expected == 0 ? GJ_EXIT_CHECK
+         : o.expect && m.expected < 0 ? GJ_EXIT_FAIL : GJ_EXIT_OK;
 done:
+    gj_htable_free(&expect);
     input_free(&in);
     gj_profile_free(prof);
     gj_db_close(db);
@@ -437,14 +538,14 @@ int gj_cli_bench_join(int argc, char **argv)
             gj_estimate est;
             memset(&est, 0, sizeof est);
             gj_profile_estimate(impl, &w, prof, &est, NULL);
-            rc = measure(impl, &in, o.repeat, o.check, &m, ctx);
+            rc = measure(impl, &in, o.repeat, o.check, NULL, NULL, &m, ctx);
             if (rc) {
                 printf("%s,%s,%g,,,,,,,,,,,,,,,,,,,,,,error: %s\n", gj_impl_name(impl), o.sweep, v,
                        gj_ctx_errmsg(ctx));
                 continue;
             }
             gj_cli_log_exec(db, prof, &w, impl, &est, m.ms, m.phase, 3, m.checked, o.repeat, "bench");
-            double bytes = in_bytes(&w) + out_bytes(&w, m.rows);
+            double bytes = floor_bytes(&in, m.rows);
             double floor_ms = bg > 0 ? bytes / (bg * 1e9) * 1e3 : NAN;
             printf("%s,%s,%g,%llu,%llu,%d,%d,%d,%d,%g,%g,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
                    "%llu,%.0f,%.4f,%.3f,%s\n",
