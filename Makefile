@@ -34,6 +34,9 @@ STATIC_LIBS = $(shell $(CC) -print-file-name=libsqlite3.a) \
               $(shell $(CC) -print-file-name=libgsl.a) \
               $(shell $(CC) -print-file-name=libgslcblas.a)
 SYS_LIBS    = -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++ -lm -ldl -lrt -lpthread
+# The shared library links GSL dynamically: Debian's libgslcblas.a is not
+# position-independent, so it cannot be folded into a .so.
+SO_LIBS     = $(shell $(CC) -print-file-name=libsqlite3.a) -lgsl -lgslcblas
 LDFLAGS    += $(SANFLAGS)
 
 LIB_C   := $(wildcard common/*.c model/*.c advisor/*.c db/*.c calibrate/*.c operators/*.c \
@@ -71,7 +74,7 @@ $(LIBA): $(LIB_OBJ)
 $(LIBSO): $(LIB_OBJ) lib.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(LIB_OBJ) -Wl,--version-script=lib.map -Wl,--exclude-libs,ALL \
-	    $(LDFLAGS) $(STATIC_LIBS) $(SYS_LIBS)
+	    $(LDFLAGS) $(SO_LIBS) $(SYS_LIBS)
 
 $(BIN): $(CLI_OBJ) $(LIBA)
 	@mkdir -p $(dir $@)

@@ -73,6 +73,7 @@ void gj_cli_log_exec(gj_db *db, const gj_profile *p, const gj_workload *w, gj_im
 /* Subcommands. */
 int gj_cli_recommend(int argc, char **argv);
 int gj_cli_model(int argc, char **argv);
+int gj_cli_tune(int argc, char **argv);
 int gj_cli_profiles(int argc, char **argv);
 int gj_cli_run(int argc, char **argv);    /* cli/run.c: dispatches on OP */
 int gj_cli_bench(int argc, char **argv);

@@ -637,6 +637,57 @@ int gj_workload_to_json(const gj_workload *w, char **json);
 int gj_workload_from_json(const char *json, gj_workload *w, gj_ctx *ctx);
 
 /* ------------------------------------------------------------------------ */
+/* Learning from executions (tune/): gjadvise tune                          */
+/* ------------------------------------------------------------------------ */
+
+/* Which executions to learn from and how hard to trust them. Zeroed = the
+ * defaults. */
+typedef struct gj_tune_opts {
+    const char *device_uuid; /* only this GPU's executions; NULL: every row  */
+    const char *tag_prefix;  /* only rows whose tag starts with this; NULL: all */
+    double ridge;            /* pull towards the untuned model, >= 0; 0 = 0.05 */
+    int min_train;           /* fewer training rows: impl left as it was; 0 = 6 */
+} gj_tune_opts;
+
+/* What tuning did to one implementation. Errors are medians of
+ * |predicted / measured - 1| over the executions of that side of the split
+ * (tune/tune.h, gj_holdout); NaN when the side is empty. */
+typedef struct gj_tune_impl {
+    gj_impl impl;
+    int n_train, n_holdout;
+    double train_before, train_after;
+    double holdout_before, holdout_after;
+    int accepted;                 /* 1: the new fit replaced the old one    */
+    char why[120];                /* why not, or what was fitted            */
+    gj_fit fit;                   /* the new correction (accepted or not)   */
+} gj_tune_impl;
+
+typedef struct gj_tune_report {
+    int n_rows;                   /* executions read                         */
+    int n_used;                   /* usable (right device, tag, checked != 0, timed) */
+    int n_impls;                  /* implementations with usable rows, in impls[] */
+    gj_tune_impl impls[GJ_IMPL_COUNT];
+    /* medians over every usable held-out (train) execution, old vs new model */
+    double holdout_before, holdout_after, train_before, train_after;
+    int improved;                 /* 1: the held-out error went down         */
+} gj_tune_report;
+
+/* Refit base's model corrections from logged executions: for each
+ * implementation, weighted least squares (GSL) of measured ms on the model's
+ * raw term times by kind (gj_estimate.term_ms) plus an intercept, relative
+ * errors weighted equally, coefficients kept >= 0 and pulled towards 1 by
+ * the ridge, fitted on the training side of gj_holdout's split only. A new
+ * fit is accepted for an implementation only if it is no worse than base on
+ * that implementation's held-out rows (on its training rows when it has no
+ * held-out rows). [out] *out: a copy of base (same name, origin "tune",
+ * fit_error = new held-out median, notes saying what was learned) with the
+ * accepted fits; NULL on error. It is not saved: the caller decides (never
+ * save unless rep->improved). Returns GJ_OK, GJ_ERR_INVALID, GJ_ERR_NOTFOUND
+ * (no usable execution), GJ_ERR_NOMEM. */
+int gj_tune(const gj_profile *base, const gj_exec_record *rows, int n, const gj_tune_opts *opts,
+            gj_profile **out, gj_tune_report *rep, gj_ctx *ctx);
+
+/* ------------------------------------------------------------------------ */
 /* GPU execution (operators/, calibrate/)                                   */
 /* ------------------------------------------------------------------------ */
 

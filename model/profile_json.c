@@ -60,15 +60,39 @@ int gj_profile_to_json(const gj_profile *p, char **json)
                        gj_source_name(p->src[i]));
         first = 0;
     }
-    gj_sbuf_printf(&b, "%s}\n}\n", first ? "" : "\n  ");
+    gj_sbuf_printf(&b, "%s}", first ? "" : "\n  ");
+    /* Learned corrections (gjadvise tune), only when there are some. */
+    first = 1;
+    for (int i = 0; i < GJ_IMPL_COUNT; i++) {
+        const gj_fit *f = &p->fit[i];
+        if (!f->set) continue;
+        gj_sbuf_printf(&b, "%s\n    \"%s\": {", first ? ",\n  \"fits\": {" : ",",
+                       gj_impl_name((gj_impl)i));
+        for (int k = 0; k < GJ_TERMS; k++) {
+            gj_sbuf_printf(&b, "%s\"%s\": ", k ? ", " : "", gj_term_name((gj_term)k));
+            gj_sbuf_json_num(&b, f->coef[k]);
+        }
+        gj_sbuf_printf(&b, ", \"intercept_ms\": ");
+        gj_sbuf_json_num(&b, f->intercept_ms);
+        gj_sbuf_printf(&b, ", \"n_train\": %d, \"err_train\": ", f->n_train);
+        gj_sbuf_json_num(&b, f->err_train);
+        gj_sbuf_printf(&b, ", \"err_holdout\": ");
+        gj_sbuf_json_num(&b, f->err_holdout);
+        gj_sbuf_printf(&b, "}");
+        first = 0;
+    }
+    gj_sbuf_printf(&b, "%s\n}\n", first ? "" : "\n  }");
     return gj_sbuf_take(&b, json);
 }
 
 /* Top-level keys, device keys and parameter-entry keys. */
 enum { T_FORMAT, T_FORMAT_VERSION, T_NAME, T_VERSION, T_ORIGIN, T_CREATED, T_NOTES, T_FIT_ERROR,
-       T_DEVICE, T_PARAMS, T_N };
+       T_DEVICE, T_PARAMS, T_FITS, T_N };
 static const char *tkeys[T_N] = {"format", "format_version", "name", "version", "origin",
-                                 "created", "notes", "fit_error", "device", "params"};
+                                 "created", "notes", "fit_error", "device", "params", "fits"};
+/* Fields of one implementation's correction: the term kinds, then these. */
+enum { F_INTERCEPT = GJ_TERMS, F_N_TRAIN, F_ERR_TRAIN, F_ERR_HOLDOUT, F_N };
+static const char *fkeys_extra[] = {"intercept_ms", "n_train", "err_train", "err_holdout"};
 enum { D_NAME, D_UUID, D_CC_MAJOR, D_CC_MINOR, D_SM_COUNT, D_MEM_BYTES, D_L2_BYTES,
        D_SMEM_PER_BLOCK, D_SMEM_PER_SM, D_CLOCK_MHZ, D_MEM_CLOCK_MHZ, D_MEM_BUS_BITS,
        D_DRIVER_VERSION, D_RUNTIME_VERSION, D_N };
@@ -87,6 +111,8 @@ typedef struct pparse {
     unsigned eseen[GJ_MAX_PARAMS];    /* bits of E_* per parameter           */
     int64_t root, device, params;     /* json_tree ids of the containers     */
     int64_t entry[GJ_MAX_PARAMS];     /* id of each parameter's object       */
+    int64_t fits, fit_entry[GJ_IMPL_COUNT];  /* "fits" and each impl's object */
+    unsigned fseen[GJ_IMPL_COUNT];    /* bits of the fields seen per impl    */
     int64_t format_version;
 } pparse;
 
@@ -128,7 +154,7 @@ static int top_field(pparse *s, const gj_json_node *n, gj_ctx *ctx)
     if (f < 0)
         return gj_seterr(ctx, GJ_ERR_PARSE, "profile: unknown key \"%s\"; allowed format, "
                          "format_version, name, version, origin, created, notes, fit_error, "
-                         "device, params", n->key);
+                         "device, params, fits", n->key);
     if ((rc = mark(&s->seen, f, n, ctx)) != GJ_OK) return rc;
     switch (f) {
     case T_FORMAT:
@@ -169,6 +195,9 @@ static int top_field(pparse *s, const gj_json_node *n, gj_ctx *ctx)
         return gj_json_num(n, &s->p.fit_error, ctx);
     case T_DEVICE:
         s->device = n->id;
+        return want_object(n, ctx);
+    case T_FITS:
+        s->fits = n->id;
         return want_object(n, ctx);
     default:
         s->params = n->id;
@@ -231,6 +260,30 @@ static int entry_field(pparse *s, int i, const gj_json_node *n, gj_ctx *ctx)
     }
 }
 
+static int fit_field(pparse *s, int im, const gj_json_node *n, gj_ctx *ctx)
+{
+    gj_fit *f = &s->p.fit[im];
+    int k = -1;
+    gj_term t;
+    if (n->key && gj_term_parse(n->key, &t) == GJ_OK) k = (int)t;
+    for (int j = 0; k < 0 && n->key && j < F_N - GJ_TERMS; j++)
+        if (!strcmp(n->key, fkeys_extra[j])) k = GJ_TERMS + j;
+    if (k < 0)
+        return gj_seterr(ctx, GJ_ERR_PARSE, "fits.%s: unknown key \"%s\"; allowed seq, partition, "
+                         "sort, gather, hash, atomic, fixed, intercept_ms, n_train, err_train, "
+                         "err_holdout", gj_impl_name((gj_impl)im), n->key ? n->key : "?");
+    int rc = mark(&s->fseen[im], k, n, ctx);
+    if (rc != GJ_OK) return rc;
+    if (k == F_N_TRAIN) {
+        int64_t v;
+        if ((rc = gj_json_int(n, 0, 2147483647, &v, ctx)) == GJ_OK) f->n_train = (int)v;
+        return rc;
+    }
+    double *dst = k < GJ_TERMS ? &f->coef[k] : k == F_INTERCEPT ? &f->intercept_ms
+                  : k == F_ERR_TRAIN ? &f->err_train : &f->err_holdout;
+    return gj_json_num(n, dst, ctx);
+}
+
 static int pcb(void *ud, const gj_json_node *n, gj_ctx *ctx)
 {
     pparse *s = ud;
@@ -251,6 +304,18 @@ static int pcb(void *ud, const gj_json_node *n, gj_ctx *ctx)
         s->p.src[i] = GJ_SRC_ASSUMED;   /* unless "source" says otherwise */
         return want_object(n, ctx);
     }
+    if (n->parent == s->fits) {
+        gj_impl im;
+        if (!n->key || gj_impl_parse(n->key, &im) != GJ_OK)
+            return gj_seterr(ctx, GJ_ERR_PARSE, "fits: unknown implementation \"%s\"",
+                             n->key ? n->key : "?");
+        if (s->fit_entry[im] >= 0)
+            return gj_seterr(ctx, GJ_ERR_PARSE, "%s: implementation appears twice", n->path);
+        s->fit_entry[im] = n->id;
+        return want_object(n, ctx);
+    }
+    for (int i = 0; i < GJ_IMPL_COUNT; i++)
+        if (s->fit_entry[i] >= 0 && s->fit_entry[i] == n->parent) return fit_field(s, i, n, ctx);
     for (int i = 0; i < gj_param_count(); i++)
         if (s->entry[i] == n->parent) return entry_field(s, i, n, ctx);
     return gj_seterr(ctx, GJ_ERR_PARSE, "%s: unexpected", n->path);   /* not reached */
@@ -269,8 +334,9 @@ int gj_profile_from_json(const char *json, gj_profile **out, gj_ctx *ctx)
         rc = gj_seterr(ctx, GJ_ERR_NOMEM, "profile JSON: out of memory");
         goto done;
     }
-    s->root = s->device = s->params = -1;
+    s->root = s->device = s->params = s->fits = -1;
     for (int i = 0; i < GJ_MAX_PARAMS; i++) s->entry[i] = -1;
+    for (int i = 0; i < GJ_IMPL_COUNT; i++) s->fit_entry[i] = -1;
     s->p.version = 1;
     s->p.fit_error = -1;
     gj_strlcpy(s->p.origin, "import", sizeof s->p.origin);
@@ -286,6 +352,22 @@ int gj_profile_from_json(const char *json, gj_profile **out, gj_ctx *ctx)
             rc = gj_seterr(ctx, GJ_ERR_PARSE, "params.%s: \"value\" missing", gj_param_at(i)->key);
             goto done;
         }
+    for (int i = 0; i < GJ_IMPL_COUNT; i++) {
+        if (s->fit_entry[i] < 0) continue;
+        gj_fit f = s->p.fit[i];
+        memset(&s->p.fit[i], 0, sizeof s->p.fit[i]);
+        if (s->fseen[i] != (1u << F_N) - 1) {
+            rc = gj_seterr(ctx, GJ_ERR_PARSE, "fits.%s: needs all of seq, partition, sort, gather, "
+                           "hash, atomic, fixed, intercept_ms, n_train, err_train, err_holdout",
+                           gj_impl_name((gj_impl)i));
+            goto done;
+        }
+        if (gj_profile_set_fit(&s->p, (gj_impl)i, &f) != GJ_OK) {
+            rc = gj_seterr(ctx, GJ_ERR_INVALID, "fits.%s: coefficients and intercept must be "
+                           "finite and >= 0", gj_impl_name((gj_impl)i));
+            goto done;
+        }
+    }
     if ((rc = gj_profile_new(s->p.name, out)) != GJ_OK) {
         rc = gj_seterr(ctx, rc, "profile: cannot create \"%s\"", s->p.name);
         goto done;
