@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ static void help_main(void)
            "  show NAME[@VERSION]         parameters and device identity of one profile\n"
            "  export NAME[@VERSION]       the profile as JSON, to stdout or -o FILE\n"
            "  import FILE                 store a profile exported as JSON (origin \"import\")\n"
+           "  diff A B                    what changed between two profiles or versions\n"
            "\n"
            "NAME without @VERSION means its newest version; names absent from the store are\n"
            "looked up among the built-ins. Store: --db PATH, else $%s, else\n"
@@ -36,6 +38,7 @@ static void help_main(void)
            "  gjadvise profiles show a100-paper\n"
            "  gjadvise profiles export h200-cal@2 -o h200.json\n"
            "  gjadvise profiles import h200.json --name h200-lab\n"
+           "  gjadvise profiles diff h200-measured@1 h200-measured@2\n"
            "\n" EXIT_CODES, GJ_DB_ENV);
 }
 
@@ -547,13 +550,186 @@ done:
     return code;
 }
 
+static void help_diff(void)
+{
+    printf("usage: gjadvise profiles diff A B [--all] [--json] [--db PATH]\n"
+           "\n"
+           "Compares two profiles, each NAME[@VERSION] (a stored version or a built-in):\n"
+           "every hardware parameter whose value differs, with the relative change and\n"
+           "where each value came from (measured, derived, tuned, ...), then every\n"
+           "implementation whose learned correction (gjadvise tune) differs: the\n"
+           "coefficient of each kind of model term, the fixed cost, and the fit's\n"
+           "held-out error. Typical uses: what `tune` learned (NAME@1 vs NAME@2), how\n"
+           "two GPUs differ (h200-measured vs a100-paper), whether a re-calibration moved.\n"
+           "  --all     list unchanged parameters too\n"
+           "  --json    {\"a\", \"b\", \"params\": [...], \"fits\": [...]} \n"
+           "  --db PATH the store (must exist when given)\n"
+           "\n"
+           "examples:\n"
+           "  gjadvise profiles diff h200-measured@1 h200-measured@2\n"
+           "  gjadvise profiles diff a100-paper h200-measured\n"
+           "  gjadvise profiles diff h200@3 h200@4 --json\n"
+           "\n" EXIT_CODES);
+}
+
+/* Relative change b/a - 1, or NaN when a is 0. */
+static double rel_change(double a, double b) { return a != 0 ? b / a - 1 : NAN; }
+
+static void diff_label(char *buf, size_t n, const gj_profile *p)
+{
+    snprintf(buf, n, "%s@%d", gj_profile_name(p), gj_profile_version(p));
+}
+
+static int fits_differ(const gj_fit *x, const gj_fit *y)
+{
+    if (x->set != y->set || x->intercept_ms != y->intercept_ms) return 1;
+    for (int k = 0; k < GJ_TERMS; k++)
+        if (x->coef[k] != y->coef[k]) return 1;
+    return 0;
+}
+
+static void diff_json(const gj_profile *a, const gj_profile *b, int all)
+{
+    gj_sbuf s = {0};
+    char la[96], lb[96];
+    diff_label(la, sizeof la, a), diff_label(lb, sizeof lb, b);
+    gj_sbuf_printf(&s, "{\"a\":");
+    gj_sbuf_json_str(&s, la);
+    gj_sbuf_printf(&s, ",\"b\":");
+    gj_sbuf_json_str(&s, lb);
+    gj_sbuf_printf(&s, ",\"params\":[");
+    int first = 1;
+    for (int i = 0; i < gj_param_count(); i++) {
+        const gj_param_info *pi = gj_param_at(i);
+        double va, vb;
+        gj_source sa, sb;
+        gj_profile_get(a, pi->key, &va, NULL, &sa);
+        gj_profile_get(b, pi->key, &vb, NULL, &sb);
+        if (!all && va == vb && sa == sb) continue;
+        gj_sbuf_printf(&s, "%s{\"key\":\"%s\",\"unit\":\"%s\",\"a\":", first ? "" : ",", pi->key, pi->unit);
+        gj_sbuf_json_num(&s, va);
+        gj_sbuf_printf(&s, ",\"b\":");
+        gj_sbuf_json_num(&s, vb);
+        gj_sbuf_printf(&s, ",\"change\":");
+        double ch = rel_change(va, vb);
+        if (isnan(ch)) gj_sbuf_printf(&s, "null");
+        else gj_sbuf_json_num(&s, ch);
+        gj_sbuf_printf(&s, ",\"source_a\":\"%s\",\"source_b\":\"%s\"}", gj_source_name(sa),
+                       gj_source_name(sb));
+        first = 0;
+    }
+    gj_sbuf_printf(&s, "],\"fits\":[");
+    first = 1;
+    for (int i = 0; i < GJ_IMPL_COUNT; i++) {
+        gj_fit fa, fb;
+        gj_profile_get_fit(a, (gj_impl)i, &fa);
+        gj_profile_get_fit(b, (gj_impl)i, &fb);
+        if (!fits_differ(&fa, &fb)) continue;
+        gj_sbuf_printf(&s, "%s{\"impl\":\"%s\"", first ? "" : ",", gj_impl_name((gj_impl)i));
+        const gj_fit *f[2] = {&fa, &fb};
+        for (int side = 0; side < 2; side++) {
+            gj_sbuf_printf(&s, ",\"%s\":", side ? "b" : "a");
+            if (!f[side]->set) {
+                gj_sbuf_printf(&s, "null");
+                continue;
+            }
+            gj_sbuf_printf(&s, "{");
+            for (int k = 0; k < GJ_TERMS; k++) {
+                gj_sbuf_printf(&s, "\"%s\":", gj_term_name((gj_term)k));
+                gj_sbuf_json_num(&s, f[side]->coef[k]);
+                gj_sbuf_printf(&s, ",");
+            }
+            gj_sbuf_printf(&s, "\"intercept_ms\":");
+            gj_sbuf_json_num(&s, f[side]->intercept_ms);
+            gj_sbuf_printf(&s, ",\"err_holdout\":");
+            if (f[side]->err_holdout >= 0) gj_sbuf_json_num(&s, f[side]->err_holdout);
+            else gj_sbuf_printf(&s, "null");
+            gj_sbuf_printf(&s, "}");
+        }
+        gj_sbuf_printf(&s, "}");
+        first = 0;
+    }
+    gj_sbuf_printf(&s, "]}");
+    char *out = NULL;
+    if (gj_sbuf_take(&s, &out) == GJ_OK) printf("%s\n", out);
+    free(out);
+}
+
+static void diff_table(const gj_profile *a, const gj_profile *b, int all)
+{
+    char la[96], lb[96];
+    int n = 0;
+    diff_label(la, sizeof la, a), diff_label(lb, sizeof lb, b);
+    printf("A = %s (%s, %s)\nB = %s (%s, %s)\n\n", la, gj_profile_origin(a),
+           gj_profile_device(a)->name[0] ? gj_profile_device(a)->name : "no device", lb,
+           gj_profile_origin(b), gj_profile_device(b)->name[0] ? gj_profile_device(b)->name : "no device");
+    printf("%-15s %-7s %14s %14s %9s  %s\n", "parameter", "unit", "A", "B", "change", "source A -> B");
+    for (int i = 0; i < gj_param_count(); i++) {
+        const gj_param_info *pi = gj_param_at(i);
+        double va, vb;
+        gj_source sa, sb;
+        gj_profile_get(a, pi->key, &va, NULL, &sa);
+        gj_profile_get(b, pi->key, &vb, NULL, &sb);
+        if (!all && va == vb && sa == sb) continue;
+        char ch[16] = "-";
+        double c = rel_change(va, vb);
+        if (!isnan(c)) snprintf(ch, sizeof ch, "%+.1f%%", 100 * c);
+        printf("%-15s %-7s %14.6g %14.6g %9s  %s%s%s\n", pi->key, pi->unit, va, vb, ch,
+               gj_source_name(sa), sa == sb ? "" : " -> ", sa == sb ? "" : gj_source_name(sb));
+        n++;
+    }
+    if (!n) printf("(every parameter equal)\n");
+    int nf = 0;
+    for (int i = 0; i < GJ_IMPL_COUNT; i++) {
+        gj_fit fa, fb;
+        gj_profile_get_fit(a, (gj_impl)i, &fa);
+        gj_profile_get_fit(b, (gj_impl)i, &fb);
+        if (!fits_differ(&fa, &fb)) continue;
+        if (!nf++)
+            printf("\nlearned corrections (gjadvise tune): time = sum of coef x term + fixed ms\n"
+                   "%-11s %-5s %6s %9s %6s %6s %6s %6s %6s %9s %9s\n", "impl", "", "seq", "partition",
+                   "sort", "gather", "hash", "atomic", "fixed", "+ms", "held-out");
+        const gj_fit *f[2] = {&fa, &fb};
+        for (int side = 0; side < 2; side++) {
+            printf("%-11s %-5s", side ? "" : gj_impl_name((gj_impl)i), side ? "B" : "A");
+            if (!f[side]->set) {
+                printf(" untuned (every coefficient 1)\n");
+                continue;
+            }
+            printf(" %6.3g %9.3g", f[side]->coef[0], f[side]->coef[1]);
+            for (int k = 2; k < GJ_TERMS; k++) printf(" %6.3g", f[side]->coef[k]);
+            char ho[16] = "-";
+            if (f[side]->err_holdout >= 0) snprintf(ho, sizeof ho, "%.1f%%", 100 * f[side]->err_holdout);
+            printf(" %9.3g %9s\n", f[side]->intercept_ms, ho);
+        }
+    }
+    if (!nf) printf("\nlearned corrections: the same in both\n");
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+    const char *cmd = "profiles diff";
+    flags f;
+    gj_profile *a = NULL, *b = NULL;
+    int code = parse_flags(cmd, argc, argv, "dja", &f, help_diff, 2);
+    if (code >= 0) return code;
+    if ((code = load_ref(cmd, f.db, f.args[0], &a)) == GJ_EXIT_OK &&
+        (code = load_ref(cmd, f.db, f.args[1], &b)) == GJ_EXIT_OK) {
+        if (f.json) diff_json(a, b, f.all);
+        else diff_table(a, b, f.all);
+    }
+    gj_profile_free(a);
+    gj_profile_free(b);
+    return code;
+}
+
 int gj_cli_profiles(int argc, char **argv)
 {
     static const struct {
         const char *name;
         int (*fn)(int, char **);
     } subs[] = {{"list", cmd_list}, {"show", cmd_show}, {"export", cmd_export},
-                {"import", cmd_import}};
+                {"import", cmd_import}, {"diff", cmd_diff}};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
         !strcmp(argv[1], "help")) {
         help_main();
@@ -562,6 +738,6 @@ int gj_cli_profiles(int argc, char **argv)
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (!strcmp(argv[1], subs[i].name)) return subs[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "gjadvise profiles: unknown command '%s'; allowed: list, show, export, "
-                    "import (gjadvise profiles --help)\n", argv[1]);
+                    "import, diff (gjadvise profiles --help)\n", argv[1]);
     return GJ_EXIT_USAGE;
 }

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "gjadvise.h"
+#include "clirun.h"
 #include "testutil.h"
 #include "tune/tune.h"
 
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static gj_profile *h200(void)
 {
@@ -394,6 +396,74 @@ static void test_advisor_uses_fit(void **state)
     gj_profile_free(p);
 }
 
+/* The command as a user meets it: a store with a log, tune saves a new
+ * version only when it is better, diff shows it, recommend uses it. */
+static void test_cli_tune(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gjtn-XXXXXX", db[128], out[16384];
+    assert_non_null(mkdtemp(dir));
+    snprintf(db, sizeof db, "%s/t.db", dir);
+    /* No store: nothing to learn from. */
+    assert_int_equal(GJ_RUN(out, dir, "tune", "--profile", "h200-measured", "--db", db), 1);
+    assert_non_null(strstr(out, "no store yet"));
+    assert_int_equal(GJ_RUN(out, dir, "tune", "--ridge", "-1"), 2);
+    assert_non_null(strstr(out, "--ridge"));
+    assert_int_equal(GJ_RUN(out, dir, "tune", "--bogus"), 2);
+    assert_int_equal(GJ_RUN(out, dir, "tune", "--help"), 0);
+    assert_non_null(strstr(out, "held out"));
+
+    gj_profile *p = h200();
+    gj_exec_record rows[100];
+    int n = synth(p, rows, 100, 0);
+    gj_db *d = NULL;
+    assert_int_equal(gj_db_open(db, GJ_DB_OPEN_CREATE, &d, NULL), GJ_OK);
+    assert_int_equal(gj_db_exec_log_many(d, rows, n, NULL), GJ_OK);
+    gj_db_close(d);
+
+    /* No GPU here: the profile must be named. */
+    int ngpu = 0;
+    if (gj_gpu_count(&ngpu, NULL) != GJ_OK || ngpu == 0) {
+        assert_int_equal(GJ_RUN(out, dir, "tune", "--db", db), 2);
+        assert_non_null(strstr(out, "--profile"));
+    }
+    assert_int_equal(GJ_RUN(out, dir, "tune", "--profile", "h200-measured", "--db", db, "--dry-run"), 0);
+    assert_non_null(strstr(out, "--dry-run: would save"));
+    assert_int_equal(GJ_RUN(out, dir, "profiles", "list", "--db", db, "--all"), 0);
+    assert_null(strstr(out, " tune "));                     /* nothing saved */
+
+    assert_int_equal(GJ_RUN(out, dir, "tune", "--profile", "h200-measured", "--db", db), 0);
+    assert_non_null(strstr(out, "saved h200-measured v2"));
+    assert_non_null(strstr(out, "PHJ-UR"));
+    assert_int_equal(GJ_RUN(out, dir, "profiles", "diff", "h200-measured@1", "h200-measured@2",
+                            "--db", db), 0);
+    assert_non_null(strstr(out, "learned corrections"));
+    assert_non_null(strstr(out, "PHJ-TR"));
+    assert_non_null(strstr(out, "every parameter equal"));
+    assert_int_equal(GJ_RUN(out, dir, "profiles", "diff", "h200-measured@1", "h200-measured@2",
+                            "--db", db, "--json"), 0);
+    assert_non_null(strstr(out, "\"fits\":[{\"impl\""));
+
+    /* recommend with the tuned profile predicts what the truth says. */
+    assert_int_equal(GJ_RUN(out, dir, "recommend", "--profile", "h200-measured", "--db", db,
+                            "--json"), 0);
+    assert_non_null(strstr(out, "h200-measured"));
+
+    /* Tuning again on the same log finds nothing better: kept, no v3. */
+    assert_int_equal(GJ_RUN(out, dir, "tune", "--profile", "h200-measured", "--db", db, "--json"), 0);
+    assert_non_null(strstr(out, "\"saved\":false"));
+    assert_int_equal(GJ_RUN(out, dir, "profiles", "show", "h200-measured@3", "--db", db), 2);
+
+    /* Filters that match nothing. */
+    assert_int_equal(GJ_RUN(out, dir, "tune", "--profile", "h200-measured", "--db", db, "--tag",
+                            "nothing:"), 1);
+    assert_non_null(strstr(out, "no usable execution"));
+    gj_profile_free(p);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -406,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_fit_json),
         cmocka_unit_test(test_advisor_uses_fit),
+        cmocka_unit_test(test_cli_tune),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -287,8 +287,9 @@ int gj_tune(const gj_profile *base, const gj_exec_record *rows, int n, const gj_
     rep->holdout_after = median(ha, nh);
     rep->train_before = median(tb, nt);
     rep->train_after = median(ta, nt);
-    rep->improved = accepted > 0 && (nh ? rep->holdout_after < rep->holdout_before
-                                        : rep->train_after < rep->train_before);
+    /* Better means better by more than rounding: 0.1% of the error. */
+    rep->improved = accepted > 0 && (nh ? rep->holdout_after < rep->holdout_before * (1 - 1e-3)
+                                        : rep->train_after < rep->train_before * (1 - 1e-3));
     char notes[256];
     snprintf(notes, sizeof notes, "tuned from %d executions (%d held out), %d of %d implementations "
              "refitted; held-out median |err| %.1f%% (was %.1f%%)", m, nh, accepted, rep->n_impls,

@@ -1,0 +1,15 @@
+/* Running bin/gjadvise from a test: argv in, exit status and output back.
+ * The binary is $GJ_BIN (set by `make test`). */
+#ifndef GJ_TESTS_CLIRUN_H
+#define GJ_TESTS_CLIRUN_H
+
+#include <stddef.h>
+
+/* Run $GJ_BIN with args (NULL-terminated), stdout and stderr together into
+ * out (NUL-terminated, truncated to n - 1 bytes; scratch file in dir).
+ * Returns the exit status, 128 + signal if killed, -1 if it could not run. */
+int gj_test_run(char *out, size_t n, const char *dir, const char *const *args);
+
+#define GJ_RUN(out, dir, ...) gj_test_run(out, sizeof out, dir, (const char *const[]){__VA_ARGS__, NULL})
+
+#endif
