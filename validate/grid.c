@@ -28,49 +28,52 @@ int gj_vparam_log(gj_vparam p)
 
 /* ---- the compiled-in grids ------------------------------------------------ */
 
-#define J25 "\"op\":\"join\",\"r_rows\":33554432,\"s_rows\":33554432,\"key_bytes\":4,\"payload_bytes\":4," \
-            "\"r_payloads\":2,\"s_payloads\":2,\"match_ratio\":1"
-#define G26 "\"op\":\"groupby\",\"rows\":67108864,\"groups\":4096,\"key_bytes\":4,\"payload_bytes\":4," \
-            "\"aggs\":[\"max\",\"max\"]"
+/* Base workloads: JOIN(|R|, |S|, key = payload bytes), 2+2 payload columns,
+ * match ratio 1; GB(rows, groups, key bytes, aggregates), 4-byte payloads. */
+#define JOIN(r, s, kb) "\"op\":\"join\",\"r_rows\":" #r ",\"s_rows\":" #s ",\"key_bytes\":" #kb \
+                       ",\"payload_bytes\":" #kb ",\"r_payloads\":2,\"s_payloads\":2,\"match_ratio\":1"
+#define GB(n, g, kb, aggs) "\"op\":\"groupby\",\"rows\":" #n ",\"groups\":" #g ",\"key_bytes\":" #kb \
+                           ",\"payload_bytes\":4,\"aggs\":" aggs
+#define MAXMAX "[\"max\",\"max\"]"
+#define MIX1 "[\"sum\",\"max\",\"count\",\"avg\"]"
+#define MIX2 "[\"max\",\"sum\",\"avg\",\"count\"]"
 
 static const char DEFAULT_GRID[] =
     "{\"sweeps\":["
-    "{\"name\":\"join-match\",\"base\":{" J25 "},\"param\":\"match_ratio\","
+    "{\"name\":\"join-match\",\"base\":{" JOIN(33554432, 33554432, 4) "},\"param\":\"match_ratio\","
     "\"values\":[0.02,0.05,0.1,0.2,0.3,0.4,0.5,0.7,1.0]},"
-    "{\"name\":\"join-payloads\",\"base\":{" J25 "},\"param\":\"payloads\",\"values\":[0,1,2,3,4,6]},"
-    "{\"name\":\"join-size\",\"base\":{" J25 "},\"param\":\"rows\","
+    "{\"name\":\"join-payloads\",\"base\":{" JOIN(33554432, 33554432, 4) "},\"param\":\"payloads\","
+    "\"values\":[0,1,2,3,4,6]},"
+    "{\"name\":\"join-size\",\"base\":{" JOIN(33554432, 33554432, 4) "},\"param\":\"rows\","
     "\"values\":[4194304,8388608,16777216,33554432,67108864,134217728]},"
-    "{\"name\":\"join-match-8b\",\"base\":{" J25 ",\"key_bytes\":8,\"payload_bytes\":8},"
-    "\"param\":\"match_ratio\",\"values\":[0.1,0.3,0.6,1.0]},"
-    "{\"name\":\"join-zipf\",\"base\":{" J25 "},\"param\":\"zipf\",\"values\":[0,0.5,1.0,1.5]},"
-    "{\"name\":\"join-s-rows\",\"base\":{" J25 ",\"r_rows\":8388608},\"param\":\"s_rows\","
+    "{\"name\":\"join-match-8b\",\"base\":{" JOIN(33554432, 33554432, 8) "},\"param\":\"match_ratio\","
+    "\"values\":[0.1,0.3,0.6,1.0]},"
+    "{\"name\":\"join-zipf\",\"base\":{" JOIN(33554432, 33554432, 4) "},\"param\":\"zipf\","
+    "\"values\":[0,0.5,1.0,1.5]},"
+    "{\"name\":\"join-s-rows\",\"base\":{" JOIN(8388608, 8388608, 4) "},\"param\":\"s_rows\","
     "\"values\":[8388608,16777216,33554432,67108864]},"
-    "{\"name\":\"join-match-s4r\",\"base\":{" J25 ",\"r_rows\":8388608},\"param\":\"match_ratio\","
+    "{\"name\":\"join-match-s4r\",\"base\":{" JOIN(8388608, 33554432, 4) "},\"param\":\"match_ratio\","
     "\"values\":[0.1,0.2,0.4,0.7,1.0]},"
-    "{\"name\":\"gb-groups\",\"base\":{" G26 "},\"param\":\"groups\","
+    "{\"name\":\"gb-groups\",\"base\":{" GB(67108864, 4096, 4, MAXMAX) "},\"param\":\"groups\","
     "\"values\":[2,8,32,128,512,2048,8192,32768,131072,524288,2097152,8388608,16777216]},"
-    "{\"name\":\"gb-aggs\",\"base\":{" G26 ",\"aggs\":[\"sum\",\"max\",\"count\",\"avg\"]},"
-    "\"param\":\"aggs\",\"values\":[1,2,3,4]},"
-    "{\"name\":\"gb-aggs-g1m\",\"base\":{" G26 ",\"groups\":1048576,\"aggs\":[\"max\",\"sum\",\"avg\",\"count\"]},"
-    "\"param\":\"aggs\",\"values\":[1,2,3,4]},"
-    "{\"name\":\"gb-zipf\",\"base\":{" G26 "},\"param\":\"zipf\",\"values\":[0,0.5,1.0,1.5]},"
-    "{\"name\":\"gb-groups-k8\",\"base\":{" G26 ",\"key_bytes\":8},\"param\":\"groups\","
+    "{\"name\":\"gb-aggs\",\"base\":{" GB(67108864, 4096, 4, MIX1) "},\"param\":\"aggs\",\"values\":[1,2,3,4]},"
+    "{\"name\":\"gb-aggs-g1m\",\"base\":{" GB(67108864, 1048576, 4, MIX2) "},\"param\":\"aggs\","
+    "\"values\":[1,2,3,4]},"
+    "{\"name\":\"gb-zipf\",\"base\":{" GB(67108864, 4096, 4, MAXMAX) "},\"param\":\"zipf\","
+    "\"values\":[0,0.5,1.0,1.5]},"
+    "{\"name\":\"gb-groups-k8\",\"base\":{" GB(67108864, 4096, 8, MAXMAX) "},\"param\":\"groups\","
     "\"values\":[16,1024,65536,4194304]}"
     "]}";
 
-#define J22 "\"op\":\"join\",\"r_rows\":4194304,\"s_rows\":4194304,\"key_bytes\":4,\"payload_bytes\":4," \
-            "\"r_payloads\":2,\"s_payloads\":2,\"match_ratio\":1"
-#define G22 "\"op\":\"groupby\",\"rows\":4194304,\"groups\":4096,\"key_bytes\":4,\"payload_bytes\":4," \
-            "\"aggs\":[\"max\",\"max\"]"
-
 static const char QUICK_GRID[] =
     "{\"sweeps\":["
-    "{\"name\":\"join-match\",\"base\":{" J22 "},\"param\":\"match_ratio\",\"values\":[0.05,0.2,0.4,0.7,1.0]},"
-    "{\"name\":\"join-payloads\",\"base\":{" J22 "},\"param\":\"payloads\",\"values\":[0,2,4]},"
-    "{\"name\":\"gb-groups\",\"base\":{" G22 "},\"param\":\"groups\","
+    "{\"name\":\"join-match\",\"base\":{" JOIN(4194304, 4194304, 4) "},\"param\":\"match_ratio\","
+    "\"values\":[0.05,0.2,0.4,0.7,1.0]},"
+    "{\"name\":\"join-payloads\",\"base\":{" JOIN(4194304, 4194304, 4) "},\"param\":\"payloads\","
+    "\"values\":[0,2,4]},"
+    "{\"name\":\"gb-groups\",\"base\":{" GB(4194304, 4096, 4, MAXMAX) "},\"param\":\"groups\","
     "\"values\":[2,32,512,8192,131072,2097152]},"
-    "{\"name\":\"gb-aggs\",\"base\":{" G22 ",\"aggs\":[\"sum\",\"max\",\"count\",\"avg\"]},"
-    "\"param\":\"aggs\",\"values\":[1,2,4]}"
+    "{\"name\":\"gb-aggs\",\"base\":{" GB(4194304, 4096, 4, MIX1) "},\"param\":\"aggs\",\"values\":[1,2,4]}"
     "]}";
 
 const char *gj_grid_builtin_json(const char *name)
