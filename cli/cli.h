@@ -78,6 +78,7 @@ int gj_cli_profiles(int argc, char **argv);
 int gj_cli_run(int argc, char **argv);    /* cli/run.c: dispatches on OP */
 int gj_cli_bench(int argc, char **argv);
 int gj_cli_calibrate(int argc, char **argv); /* cli/calibrate.c */
+int gj_cli_explain(int argc, char **argv);   /* cli/explain.c */
 int gj_cli_run_groupby(int argc, char **argv);   /* cli/run_groupby.c */
 int gj_cli_bench_groupby(int argc, char **argv);
 int gj_cli_run_join(int argc, char **argv);      /* cli/run_join.c */

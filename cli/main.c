@@ -17,6 +17,7 @@ static const struct {
     {"run", gj_cli_run, "execute an implementation on the GPU and compare with the model"},
     {"bench", gj_cli_bench, "sweep a workload parameter over every implementation, as CSV"},
     {"calibrate", gj_cli_calibrate, "measure the local GPU and store its profile"},
+    {"explain", gj_cli_explain, "annotate a DuckDB plan (EXPLAIN (FORMAT JSON)) with GPU operators"},
     {"validate", gj_cli_validate, "run a grid of workloads; prediction errors, advisor regret, report"},
     {"tune", gj_cli_tune, "refit the models from logged executions; keep only a better profile"},
 };
