@@ -101,8 +101,16 @@ $(BUILD)/gjadvise.pc: Makefile
 	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: gjadvise\nDescription: choose, predict and run GPU join and group-by operators\nVersion: %s\nLibs: -L$${libdir} -lgjadvise\nLibs.private: -lsqlite3 -lgsl -lgslcblas -L%s/lib64 -lcudart_static -lstdc++ -lm -ldl -lrt -lpthread\nCflags: -I$${includedir}\n' \
 	    '$(PREFIX)' "$$(sed -n 's/.*GJ_VERSION_STRING "\(.*\)"/\1/p' include/gjadvise.h)" '$(CUDA_HOME)' > $@
 
-test: $(TESTS) $(BIN) $(EXAMPLES)
-	@GJ_BIN=$(abspath $(BIN)) tests/run.sh $(TESTS) $(EXAMPLES)
+# DuckDB's plans of the 22 TPC-H queries for tests/test_explain.c, made with
+# the .venv of ./setup.sh; without DuckDB the TPC-H test fails, saying so.
+TPCH_PLANS := build/tpch_plans
+$(TPCH_PLANS)/counts.txt: tests/tpch_plans.py
+	@if .venv/bin/python -c 'import duckdb' 2>/dev/null; then \
+	    .venv/bin/python tests/tpch_plans.py $(TPCH_PLANS); \
+	else echo "make: no DuckDB in .venv: run ./setup.sh (test_explain's TPC-H test fails without it)"; fi
+
+test: $(TESTS) $(BIN) $(EXAMPLES) $(TPCH_PLANS)/counts.txt
+	@GJ_TPCH_PLANS=$(abspath $(TPCH_PLANS)) GJ_BIN=$(abspath $(BIN)) tests/run.sh $(TESTS) $(EXAMPLES)
 
 check-symbols: $(LIBSO)
 	@bad=$$(nm -D --defined-only $(LIBSO) | awk '{print $$3}' | grep -v '^gj_' | grep -v '^GJ' || true); \

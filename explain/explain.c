@@ -196,6 +196,10 @@ static int node_err(gj_ctx *ctx, const char *path, const char *name, const char 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    size_t l = strlen(path);
+    if (l > 200) /* deep nodes: keep both ends of the path so the message fits */
+        return gj_seterr(ctx, GJ_ERR_PARSE, "%.90s...%s%s%s: %s", path, path + l - 90,
+                         name ? " " : "", name ? name : "", msg);
     return gj_seterr(ctx, GJ_ERR_PARSE, "%s%s%s: %s", path, name ? " " : "", name ? name : "",
                      msg);
 }
@@ -730,7 +734,11 @@ static int annotate(walker *wk, int node, gj_ctx *ctx)
     else if (is_hash_groupby(n->name) || is_delim(n->name)) rc = map_groupby(wk, node, ctx);
     else {
         const char *t = extra_str(wk, node, "Text"); /* a scan's table */
-        if (t && detail_append(&n->detail, "%s", t) != GJ_OK)
+        const char *jt = extra_str(wk, node, "Join Type"); /* joins not run as hash joins */
+        if ((t && detail_append(&n->detail, "%s", t) != GJ_OK) ||
+            (!t && jt && (detail_append(&n->detail, "%s ", jt) != GJ_OK ||
+                          detail_list(&n->detail, wk, extra(wk, node, "Conditions"), " AND ") !=
+                              GJ_OK)))
             return gj_seterr(ctx, GJ_ERR_NOMEM, "out of memory");
         return GJ_OK;
     }
