@@ -2,7 +2,11 @@
  * here with <<<). Kernels: groupby_kernels.cuh; CUB sorts: groupby_sort.cu.
  *
  * Phases reported in gj_timing ("group", "aggregate"), per implementation:
- *   HGB          group: table init + Algorithm 1 stage 1 (group ids)
+ *   HGB          g fits a block's shared table (one pass, k_hgb_onepass):
+ *                group: table init, the one pass and the merge
+ *                aggregate: AVG division and the output sort only
+ *                else (Algorithm 1, or a one-pass overflow, then Algorithm 1):
+ *                group: table init + Algorithm 1 stage 1 (group ids)
  *                aggregate: stage 2 (shared-memory or global atomics)
  *   HASH-GLOBAL  group: table + sparse-array init, insert-and-aggregate
  *                (cuDF aggregates while inserting)
@@ -265,6 +269,109 @@ done:
     return rc;
 }
 
+/* HGB one pass (groupby_kernels.cuh, k_hgb_onepass): when the hint's
+ * groups fit a block's shared table at load <= 1/2. R copies of every
+ * aggregate slot for few groups (R x hint <= 1024, R <= 32). Two blocks of
+ * 512 threads per SM while the table fits half the SM's shared memory, else
+ * one block of 1024 with all of it; the table takes every slot that fits, so
+ * a hint somewhat too small still works. Sets *ok = 0 (and frees the output)
+ * when a block or the merged table overflowed: the caller runs Algorithm 1. */
+template <typename K, bool NARROW>
+int hgb_onepass_launch(Ctx &c, unsigned grid, int threads, size_t smem, const gj_dtable *in, GbSpec &s,
+                       const OnePassArgs &a, const GTable<K> &gt, void *out_key)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    GJ_CUDA(cudaFuncSetAttribute(k_hgb_onepass<K, NARROW>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    k_hgb_onepass<K, NARROW><<<grid, threads, smem, c.st>>>((const K *)in->key.data, s, a, gt, (K *)out_key);
+    GJ_LAUNCHED();
+done:
+    return rc;
+}
+
+template <typename K>
+int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, const AggPlan *ap, int hidden,
+                gj_groupby_out *out, int *ok)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    uint64_t n = in->rows;
+    uint64_t hint = w->groups ? w->groups : 1;
+    int dev = 0, per_sm = 0, optin = 0;
+    void *tkeys = NULL, *tvals = NULL, *cnt = NULL;
+    *ok = 0;
+    GJ_CUDA(cudaGetDevice(&dev));
+    GJ_CUDA(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+    GJ_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    {
+        int rlog = 0;
+        while (rlog < 5 && (hint << (rlog + 1)) <= 1024) rlog++;
+        auto bytes_for = [&](uint64_t ts) {
+            uint64_t b = ((ts + 1) * sizeof(K) + 15) & ~15ull;
+            for (int j = 0; j < s.n; j++) b += (((ts + 1) << rlog) * s.width[j] + 15) & ~15ull;
+            return b;
+        };
+        auto fit = [&](uint64_t budget) {
+            uint64_t ts = 64;
+            if (bytes_for(ts) > budget) return (uint64_t)0;
+            while (bytes_for(2 * ts) <= budget && ts < (1u << 20)) ts *= 2;
+            return ts;
+        };
+        const uint64_t reserve = 1024 + 128; /* per-block system + static shared */
+        uint64_t big = (uint64_t)(optin < per_sm - (int)reserve ? optin : per_sm - (int)reserve) - 128;
+        uint64_t ts2 = fit((uint64_t)per_sm / 2 - reserve), ts1 = fit(big);
+        uint64_t ts;
+        int threads, blocks_per_sm;
+        if (ts2 && hint <= ts2 / 2) { ts = ts2; threads = 512; blocks_per_sm = 2; }
+        else if (ts1 && hint <= ts1 / 2) { ts = ts1; threads = 1024; blocks_per_sm = 1; }
+        else goto done; /* not eligible: Algorithm 1 */
+        uint64_t smem = bytes_for(ts);
+        /* global table: up to Lg groups over all blocks */
+        uint64_t Lg = 65536;
+        if (Lg > n) Lg = n;
+        uint64_t cap = next_pow2(2 * (Lg > 512 ? Lg : 512));
+        uint32_t h[2];
+        GJ_CUDA(gj_arena_alloc(&c.ar, &tkeys, cap * sizeof(K)));
+        GJ_CUDA(gj_arena_alloc(&c.ar, &tvals, cap * 4));
+        GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 8));
+        GJ_CUDA(cudaMemsetAsync(tvals, 0xff, cap * 4, c.st));
+        GJ_CUDA(cudaMemsetAsync(tkeys, 0xff, cap * sizeof(K), c.st));
+        GJ_CUDA(cudaMemsetAsync(cnt, 0, 8, c.st));
+        if ((rc = alloc_out(c, in, w, &s, ap, hidden, Lg, out))) goto done;
+        OnePassArgs a;
+        a.n = n;
+        a.ts = (unsigned)ts;
+        a.limit = (uint32_t)(ts / 2 + ts / 4);
+        a.rlog = rlog;
+        a.vec = ((uintptr_t)in->key.data & 15) == 0;
+        bool narrow = s.n <= 2;
+        for (int j = 0; j < s.n; j++) {
+            if (s.src[j] && ((uintptr_t)s.src[j] & 15)) a.vec = 0;
+            if (s.src[j] && s.pw[j] != 4) narrow = false;
+        }
+        GTable<K> gt = {(K *)tkeys, (uint32_t *)tvals, cap - 1, (uint32_t *)cnt, (uint32_t)Lg, (int *)cnt + 1};
+        uint64_t tiles = (n + (uint64_t)threads * PolicyOnePass::ITEMS - 1) / ((uint64_t)threads * PolicyOnePass::ITEMS);
+        uint64_t grid = (uint64_t)c.sms * blocks_per_sm;
+        if (grid > tiles) grid = tiles ? tiles : 1;
+        rc = narrow ? hgb_onepass_launch<K, true>(c, (unsigned)grid, threads, smem, in, s, a, gt, out->key.data)
+                    : hgb_onepass_launch<K, false>(c, (unsigned)grid, threads, smem, in, s, a, gt, out->key.data);
+        if (rc) goto done;
+        GJ_CUDA(cudaMemcpyAsync(h, cnt, 8, cudaMemcpyDeviceToHost, c.st));
+        GJ_CUDA(cudaStreamSynchronize(c.st));
+        if (h[1]) {
+            gj_groupby_out_free(out); /* the hint was too small */
+            goto done;
+        }
+        out->groups = h[0];
+        *ok = 1;
+    }
+done:
+    gj_arena_free(&c.ar, tkeys);
+    gj_arena_free(&c.ar, tvals);
+    gj_arena_free(&c.ar, cnt);
+    return rc;
+}
+
 template <typename K>
 int run_hgb(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, const AggPlan *ap, int hidden,
             gj_phase_timer *tm, gj_groupby_out *out)
@@ -274,8 +381,15 @@ int run_hgb(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, const 
     uint64_t n = in->rows;
     uint64_t hint = w->groups ? w->groups : 1;
     void *tkeys = NULL, *tvals = NULL, *cnt = NULL, *gid = NULL;
-    int gw = 0;
+    int gw = 0, one = 0;
     uint32_t groups = 0;
+    if ((rc = hgb_onepass<K>(c, in, w, s, ap, hidden, out, &one))) goto done;
+    if (one) {
+        GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group": the whole pass */
+        if ((rc = finish_avg(c, w, s, ap, hidden, out->groups))) goto done;
+        if (w->sorted_output && (rc = sort_output(c, out))) goto done;
+        goto done;
+    }
     GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 8));
     GJ_CUDA(gj_arena_alloc(&c.ar, &gid, (n ? n : 1) * 4));
     for (;;) {

@@ -154,6 +154,12 @@ __device__ __forceinline__ uint64_t row_val(const GbSpec &s, int j, uint64_t row
     return to_acc(s, j, load_raw(s.src[j], s.pw[j], row));
 }
 
+/* Value of accumulator j from the raw source bits of one row (CNT: 1). */
+__device__ __forceinline__ uint64_t row_val_raw(const GbSpec &s, int j, uint64_t raw)
+{
+    return s.op[j] == OP_CNT ? 1 : to_acc(s, j, raw);
+}
+
 /* ---- global hash table: key -> 32-bit value, claim-then-publish ----
  * vals[] starts at GB_EMPTY; keys[] are written before the value is
  * published (threadfence), readers spin on GB_PENDING. Entries are never
@@ -346,6 +352,275 @@ k_agg_gid(GbSpec s, const G *gid, uint64_t n, uint32_t groups, int R)
                     a = combine(s, j, a, load_bits(smem + s.soff[j] + ((uint64_t)g * R + r) * s.width[j], s.width[j]));
                 if (a != id) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), a);
             }
+    }
+}
+
+/* ---- HGB one pass, for g small enough that a block's table of (key,
+ * aggregates) fits in shared memory. A deviation from Algorithm 1 of paper
+ * 000 (which finds dense group ids in a global table first, then aggregates
+ * by id in shared memory): here each block aggregates its rows into a
+ * shared-memory table keyed by the key itself (open addressing, atomicCAS
+ * on keys, shared atomics on the slots), then merges its table into a
+ * global table of g entries (dense output positions). The input is read
+ * once and nothing is written per row. For few groups every slot has R
+ * copies (copy = lane % R) so lanes of a warp hitting one group do not
+ * serialise on one address. A block that sees more than `limit` distinct
+ * keys (the group hint was too small) sets the overflow flag; the host then
+ * runs Algorithm 1.
+ * NARROW: every payload read is 4 bytes wide and at most two accumulators
+ * (max,max; sum; avg = sum + count ...): 32-bit registers, the next tile
+ * loaded while this one aggregates, and the combine chosen once per tile
+ * instead of per row. Else a generic loop (any widths, up to 10
+ * accumulators). Measured on the H200, 2026-11-22: bench/RESULTS.md. */
+struct PolicyOnePass { enum { THREADS = 1024, ITEMS = 4 }; };
+
+struct OnePassArgs {
+    uint64_t n;
+    unsigned ts;      /* shared table slots (power of 2); slot ts: the key
+                         equal to the empty marker                      */
+    uint32_t limit;   /* distinct keys a block may hold                  */
+    int rlog;         /* log2 of the copies R of every aggregate slot    */
+    int vec;          /* every column 16-byte aligned: vector loads      */
+};
+
+__device__ __forceinline__ uint32_t cas_key(uint32_t *p, uint32_t cmp, uint32_t v) { return atomicCAS(p, cmp, v); }
+__device__ __forceinline__ uint64_t cas_key(uint64_t *p, uint64_t cmp, uint64_t v)
+{
+    return atomicCAS((unsigned long long *)p, (unsigned long long)cmp, (unsigned long long)v);
+}
+
+/* 4 consecutive raw values of a w-byte column from row r0 (vector loads
+ * when `full`; else scalar, 0 past n). Streaming loads: read once. */
+__device__ __forceinline__ void op_load(const void *p, int w, uint64_t r0, uint64_t n, bool full, uint64_t v[4])
+{
+    if (full) {
+        if (w == 4) {
+            uint4 q = __ldcs((const uint4 *)((const uint32_t *)p + r0));
+            v[0] = q.x; v[1] = q.y; v[2] = q.z; v[3] = q.w;
+        } else {
+            ulonglong2 a = __ldcs((const ulonglong2 *)((const uint64_t *)p + r0));
+            ulonglong2 b = __ldcs((const ulonglong2 *)((const uint64_t *)p + r0 + 2));
+            v[0] = a.x; v[1] = a.y; v[2] = b.x; v[3] = b.y;
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < 4; i++) v[i] = r0 + i < n ? load_raw(p, w, r0 + i) : 0;
+    }
+}
+__device__ __forceinline__ void op_load32(const void *p, uint64_t r0, uint64_t n, bool full, uint32_t v[4])
+{
+    if (full) {
+        uint4 q = __ldcs((const uint4 *)((const uint32_t *)p + r0));
+        v[0] = q.x; v[1] = q.y; v[2] = q.z; v[3] = q.w;
+    } else {
+#pragma unroll
+        for (int i = 0; i < 4; i++) v[i] = r0 + i < n ? ((const uint32_t *)p)[r0 + i] : 0;
+    }
+}
+template <typename K> __device__ __forceinline__ void op_loadk(const K *p, uint64_t r0, uint64_t n, bool full, K v[4])
+{
+    uint64_t t[4];
+    op_load(p, sizeof(K), r0, n, full, t);
+#pragma unroll
+    for (int i = 0; i < 4; i++) v[i] = (K)t[i];
+}
+
+/* Find or claim k's slot in a block's table (GB_EMPTY: table full). */
+template <typename K>
+__device__ __forceinline__ uint32_t op_find(K *tkey, unsigned ts, K k, uint32_t *count, uint32_t limit, int *bovf,
+                                            int *sent_used)
+{
+    const K EMPTYK = (K)~(K)0;
+    if (k == EMPTYK) {
+        *(volatile int *)sent_used = 1;
+        return ts;
+    }
+    const unsigned mask = ts - 1;
+    uint32_t h = (uint32_t)fmix(k) & mask;
+    for (unsigned p = 0; p < ts; p++) {
+        K cur = ((volatile K *)tkey)[h];
+        if (cur == k) return h;
+        if (cur == EMPTYK) {
+            cur = cas_key(&tkey[h], EMPTYK, k);
+            if (cur == EMPTYK) {
+                if (atomicAdd(count, 1u) >= limit) *(volatile int *)bovf = 1;
+                return h;
+            }
+            if (cur == k) return h;
+        }
+        h = (h + 1) & mask;
+    }
+    *(volatile int *)bovf = 1;
+    return GB_EMPTY;
+}
+
+/* Combines chosen once per tile in the NARROW loop (4-byte sources). */
+enum { NK_MAXI = 0, NK_MINI, NK_ADDI, NK_CNT, NK_GEN };
+__device__ __forceinline__ int narrow_kind(const GbSpec &s, int j)
+{
+    if (s.op[j] == OP_CNT) return NK_CNT;
+    if (s.op[j] == OP_ADD_I) return NK_ADDI;
+    if (!s.isf[j] && s.op[j] == OP_MAX) return NK_MAXI;
+    if (!s.isf[j] && s.op[j] == OP_MIN) return NK_MINI;
+    return NK_GEN;
+}
+/* Accumulator j (kind kd, array base) over 4 rows with raw 4-byte values. */
+__device__ __forceinline__ void narrow_agg(const GbSpec &s, int j, int kd, unsigned char *base, const uint32_t sl[4],
+                                           const uint32_t v[4])
+{
+    switch (kd) {
+    case NK_MAXI:
+#pragma unroll
+        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) atomicMax((int *)base + sl[i], (int)v[i]);
+        break;
+    case NK_MINI:
+#pragma unroll
+        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) atomicMin((int *)base + sl[i], (int)v[i]);
+        break;
+    case NK_ADDI:
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            if (sl[i] != GB_EMPTY) atomicAdd((unsigned long long *)base + sl[i], (unsigned long long)(long long)(int)v[i]);
+        break;
+    case NK_CNT:
+#pragma unroll
+        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) atomicAdd((unsigned long long *)base + sl[i], 1ull);
+        break;
+    default:
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            if (sl[i] != GB_EMPTY) atomic_combine(s, j, base + (uint64_t)sl[i] * s.width[j], to_acc(s, j, v[i]));
+    }
+}
+
+template <typename K, bool NARROW>
+__global__ void __launch_bounds__(PolicyOnePass::THREADS)
+k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
+{
+    constexpr int IT = PolicyOnePass::ITEMS;
+    static_assert(IT == 4, "op_load loads 4 items");
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ unsigned soff[GB_MAX_ACC];
+    __shared__ uint32_t count;
+    __shared__ int bovf, sent_used;
+    const K EMPTYK = (K)~(K)0;
+    const unsigned TS = a.ts, R = 1u << a.rlog, copy = threadIdx.x & (R - 1);
+    const unsigned nslots = (TS + 1) * R; /* aggregate elements per accumulator */
+    K *tkey = (K *)smem;
+    if (threadIdx.x == 0) {
+        unsigned off = ((TS + 1) * (unsigned)sizeof(K) + 15) & ~15u;
+        for (int j = 0; j < s.n; j++) {
+            soff[j] = off;
+            off += (nslots * (unsigned)s.width[j] + 15) & ~15u;
+        }
+        count = 0;
+        bovf = 0;
+        sent_used = 0;
+    }
+    for (unsigned i = threadIdx.x; i <= TS; i += blockDim.x) tkey[i] = EMPTYK;
+    __syncthreads();
+    for (int j = 0; j < s.n; j++) {
+        uint64_t id = identity(s, j);
+        for (unsigned i = threadIdx.x; i < nslots; i += blockDim.x) store_bits(smem + soff[j] + i * s.width[j], s.width[j], id);
+    }
+    __syncthreads();
+
+    const uint64_t tile = (uint64_t)blockDim.x * IT, stride = (uint64_t)gridDim.x * tile;
+    const uint64_t t0 = (uint64_t)threadIdx.x * IT;
+    unsigned iter = 0;
+    /* a block stops at its own overflow, and every 16 tiles looks whether
+     * another block overflowed */
+    auto stop = [&]() {
+        int f = *(volatile int *)&bovf;
+        if ((iter++ & 15) == 15) f |= *(volatile int *)gt.overflow;
+        return f;
+    };
+    auto finds = [&](const K k[IT], uint64_t r0, uint32_t sl[IT]) {
+#pragma unroll
+        for (int i = 0; i < IT; i++) {
+            sl[i] = r0 + i < a.n ? op_find(tkey, TS, k[i], &count, a.limit, &bovf, &sent_used) : GB_EMPTY;
+            if (sl[i] != GB_EMPTY) sl[i] = (sl[i] << a.rlog) | copy;
+        }
+    };
+    if (NARROW) {
+        const int n0 = s.n, kd0 = n0 > 0 ? narrow_kind(s, 0) : 0, kd1 = n0 > 1 ? narrow_kind(s, 1) : 0;
+        const void *src0 = n0 > 0 ? s.src[0] : NULL, *src1 = n0 > 1 ? s.src[1] : NULL;
+        K kc[IT];
+        uint32_t ac[IT] = {0, 0, 0, 0}, bc[IT] = {0, 0, 0, 0};
+        uint64_t base = blockIdx.x * tile;
+        if (base < a.n) {
+            bool full = a.vec && base + tile <= a.n;
+            op_loadk(key, base + t0, a.n, full, kc);
+            if (src0) op_load32(src0, base + t0, a.n, full, ac);
+            if (src1) op_load32(src1, base + t0, a.n, full, bc);
+        }
+        for (; base < a.n; base += stride) {
+            if (stop()) break; /* block-uniform enough: no barrier inside */
+            /* next tile in flight while this one aggregates */
+            const uint64_t nb = base + stride;
+            K kn[IT];
+            uint32_t an[IT] = {0, 0, 0, 0}, bn[IT] = {0, 0, 0, 0};
+            if (nb < a.n) {
+                bool full = a.vec && nb + tile <= a.n;
+                op_loadk(key, nb + t0, a.n, full, kn);
+                if (src0) op_load32(src0, nb + t0, a.n, full, an);
+                if (src1) op_load32(src1, nb + t0, a.n, full, bn);
+            }
+            uint32_t sl[IT];
+            finds(kc, base + t0, sl);
+            if (n0 > 0) narrow_agg(s, 0, kd0, smem + soff[0], sl, ac);
+            if (n0 > 1) narrow_agg(s, 1, kd1, smem + soff[1], sl, bc);
+#pragma unroll
+            for (int i = 0; i < IT; i++) { kc[i] = kn[i]; ac[i] = an[i]; bc[i] = bn[i]; }
+        }
+    } else {
+        for (uint64_t base = blockIdx.x * tile; base < a.n; base += stride) {
+            if (stop()) break;
+            const uint64_t r0 = base + t0;
+            const bool full = a.vec && base + tile <= a.n;
+            uint64_t kr[IT];
+            K k[IT];
+            op_load(key, sizeof(K), r0, a.n, full, kr);
+#pragma unroll
+            for (int i = 0; i < IT; i++) k[i] = (K)kr[i];
+            uint32_t sl[IT];
+            finds(k, r0, sl);
+            for (int j = 0; j < s.n; j++) {
+                uint64_t v[IT] = {0, 0, 0, 0};
+                if (s.src[j]) op_load(s.src[j], s.pw[j], r0, a.n, full, v);
+                unsigned char *bj = smem + soff[j];
+#pragma unroll
+                for (int i = 0; i < IT; i++)
+                    if (sl[i] != GB_EMPTY) atomic_combine(s, j, bj + (uint64_t)sl[i] * s.width[j], row_val_raw(s, j, v[i]));
+            }
+        }
+    }
+    __syncthreads();
+    if (bovf) {
+        if (threadIdx.x == 0) *(volatile int *)gt.overflow = 1;
+        return;
+    }
+    /* merge: each occupied slot (its R copies combined) into the global
+     * table, which hands out dense output positions */
+    for (unsigned sl = threadIdx.x; sl <= TS; sl += blockDim.x) {
+        const K k = tkey[sl];
+        if (sl < TS ? k == EMPTYK : !sent_used) continue;
+        bool fresh;
+        uint32_t g = gt_insert(gt, k, [&]() -> uint32_t {
+            uint32_t x = atomicAdd(gt.count, 1u);
+            if (x >= gt.limit) return GB_EMPTY;
+            out_key[x] = k;
+            for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
+            return x;
+        }, fresh);
+        if (g == GB_EMPTY) return;
+        for (int j = 0; j < s.n; j++) {
+            const uint64_t id = identity(s, j);
+            uint64_t v = id;
+            for (unsigned r = 0; r < R; r++)
+                v = combine(s, j, v, load_bits(smem + soff[j] + (uint64_t)(sl * R + r) * s.width[j], s.width[j]));
+            if (v != id) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), v);
+        }
     }
 }
 

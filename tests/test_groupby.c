@@ -290,6 +290,49 @@ static void test_all_impls(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* HGB's one-pass path (g fits a block's shared-memory table; see
+ * operators/groupby_kernels.cuh, k_hgb_onepass) at and around its
+ * thresholds on the H200 (4-byte keys, max,max: 2 blocks/SM up to a hint
+ * of 4096 groups, 1 block/SM up to 8192, Algorithm 1 above; 8-byte keys:
+ * 2048 and 4096), warps of one key (redux and shuffle paths), keys equal to
+ * the table's empty marker, hints too small (a block's table overflows, or
+ * the merged table does: both fall back to Algorithm 1), tails. */
+static const gcase ONEPASS[] = {
+    {"one key, max,max (redux)", 100000, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"3 keys, all aggs (shuffles)", 100003, 3, 3, 4, 0, 0, 0, 5, ALL5, 0},
+    {"20 keys, floats, sorted", 100000, 20, 20, 4, 0, 0, 0, 5, FLT5, 1},
+    {"200 keys, all aggs (per-lane)", 150001, 200, 200, 4, 0, 0, 0, 5, ALL5, 0},
+    {"g=4096 (2 blocks/SM)", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"g=4097 (1 block/SM)", 400000, 4097, 4097, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"g=8192 (1 block/SM, last)", 600000, 8192, 8192, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"g=8193 (Algorithm 1)", 600000, 8193, 8193, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"8-byte g=4096", 400000, 4096, 4096, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0},
+    {"8-byte g=4097", 400000, 4097, 4097, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0},
+    {"keys up to 2^32-1", 100000, 5, 5, 4, 0xFFFFFFFBull, 0, 0, 5, ALL5, 0},
+    {"8-byte keys up to 2^64-1", 100000, 16, 16, 8, 0xFFFFFFFFFFFFFFF0ull, 0, 0, 2, MAXMAX, 0},
+    {"zipf 1.5 g=64", 200000, 64, 64, 4, 0, 1.5, 0, 5, ALL5, 0},
+    {"hint 1, real 5000 (fits)", 300000, 5000, 1, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"hint 1, real 150000 (merge overflows)", 400000, 150000, 1, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"hint 1, real 50000 (block overflows)", 2000000, 50000, 1, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"rows=4095", 4095, 7, 7, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"rows=4097 8-byte", 4097, 7, 7, 8, 0, 0, 0, 5, ALL5, 0},
+};
+#define NONEPASS ((int)(sizeof ONEPASS / sizeof ONEPASS[0]))
+
+static void test_hgb_onepass(void **state)
+{
+    (void)state;
+    if (!have_gpu()) skip();
+    int bad = 0;
+    for (int c = 0; c < NONEPASS; c++) {
+        rng_state = 5000 + (uint64_t)c;
+        int b = run_case(GJ_IMPL_HGB, &ONEPASS[c]);
+        if (b) print_error("FAIL HGB %s\n", ONEPASS[c].name);
+        bad += b;
+    }
+    assert_int_equal(bad, 0);
+}
+
 /* count-distinct and median: sort-based only */
 static void test_sort_only_aggs(void **state)
 {
@@ -343,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_supports),
         cmocka_unit_test(test_bad_args),
         cmocka_unit_test(test_all_impls),
+        cmocka_unit_test(test_hgb_onepass),
         cmocka_unit_test(test_sort_only_aggs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
