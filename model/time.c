@@ -373,7 +373,29 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
     const double smem_aggs = g * slot; /* dense per-block aggregate slots */
     double temp = 0;
 
-    if (impl == GJ_IMPL_HASH_GLOBAL || impl == GJ_IMPL_HGB) {
+    /* HGB one pass (T-GB-HGB-1P): a block's table of 2g (key, aggregate
+     * slots) fits the opt-in shared memory, R copies of each slot for few
+     * groups (R g <= 1024). Reads the input once; shared-memory atomics
+     * (with R copies, conflicts only among warps); then every block merges
+     * its g groups into a global table. */
+    double ts1 = 64, rcopies = 1;
+    while (rcopies < 32 && 2 * rcopies * fmax(g, 1) <= 1024) rcopies *= 2;
+    while (ts1 < 2 * g) ts1 *= 2;
+    if (impl == GJ_IMPL_HGB && ts1 * (kb + rcopies * slot) <= hw->smem_per_block - 1280) {
+        double blocks = hw->sm_count * (ts1 * (kb + rcopies * slot) <= hw->smem_per_block / 2 - 1280 ? 2 : 1);
+        double gm = fmin(g, N); /* groups a block holds, at most */
+        begin(a, "group");
+        seq(a, "read keys and payloads once", in);
+        term(a, GJ_TERM_HASH, "shared-memory table probes", N / (atom_shared(hw, fmax(teff, 1024)) * GB), 0);
+        term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * A / (atom_shared(hw, fmax(teff * rcopies, 1)) * GB), 0);
+        term(a, GJ_TERM_HASH, "merge block tables into the global table", blocks * gm / (hw->ht_build_l2 * GB), 0);
+        term(a, GJ_TERM_ATOMIC, "merge block aggregates", blocks * gm * A / (atom_global(hw, g) * GB), 0);
+        seq(a, "clear the global table, write groups", 2 * 65536.0 * (kb + 4) + out);
+        temp = 2 * 65536.0 * (kb + 4);
+        a->kernels += 4;
+        a->allocs += 3 + A;
+        begin(a, "aggregate");
+    } else if (impl == GJ_IMPL_HASH_GLOBAL || impl == GJ_IMPL_HGB) {
         /* group: insert every key into a global table sized by |R|; its g
          * non-empty entries stay in L2 while they fit. */
         double table = 2 * N * (kb + 4);

@@ -319,6 +319,7 @@ static const gcase ONEPASS[] = {
 };
 #define NONEPASS ((int)(sizeof ONEPASS / sizeof ONEPASS[0]))
 
+/* EVIDENCE: T-GB-HGB-1P */
 static void test_hgb_onepass(void **state)
 {
     (void)state;
