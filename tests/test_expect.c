@@ -204,7 +204,7 @@ static void test_join_expect(void **state)
                          "--no-log"), 7);
     assert_non_null(strstr(out, "3 columns, the output has 4 (the key, 1 of R, 2 of S)"));
     /* a float where the output has integers: exit 7 */
-    const char *fl = fixture(7, "j_fl.csv", "3,30,301,2.0\n1,10,100,7\n3,30,300,9\n1,10,101,8\n");
+    const char *fl = fixture(7, "j_fl.csv", "3,30,301,2.0\n1,10,100,7.0\n3,30,300,9.0\n1,10,101,8.0\n");
     assert_int_equal(RUN(out, "run", "join", "--r-file", r, "--s-file", s, "--expect", fl, "--repeat", "1",
                          "--no-log"), 7);
     assert_non_null(strstr(out, "float"));
