@@ -457,52 +457,60 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             temp += N * 4;
         }
         seq(a, "segmented reduction", N * P * pb + out);
-    } else { /* PGB-UR, PGB-TR */
+    } else { /* PGB-UR, PGB-TR (T-GB-PGB): operators/groupby_api.cu run_pgb */
         const int tr = impl == GJ_IMPL_PGB_TR;
-        int bits = partition_bits(hw, N, kb + 4);
-        double parts = ldexp(1, bits);
-        double gp = g / fmin(parts, g); /* groups a non-empty partition holds */
+        /* Partitions of about 1024 groups each, at most 2^16 (two 8-bit
+         * passes); none at all when g <= 1024. */
+        double parts = 1;
+        int bits = 0;
+        while (parts < 65536 && parts * 1024 < g) parts *= 2, bits++;
+        /* Chunks of T rows, one block each: about 12 blocks per SM, never
+         * more than a partition, never under 4096 rows. */
+        const double T = fmax(4096, fmin(N / parts, ceil(N / (fmax(hw->sm_count, 1) * 12))));
+        const double chunks = ceil(N / T);
+        /* Distinct groups a chunk sees: partitioned, each group lives in one
+         * partition, so a chunk holds its share of them; else every group
+         * may turn up in every chunk. */
+        const double gc = bits ? fmax(1, g / chunks) : fmax(1, g * -expm1(T * log1p(-1 / fmax(g, 2))));
+        /* A block's table keeps at most `limit` groups (32 KB of slots, half
+         * of 4096 hash slots); rows of the others go to the global table. */
+        const double limit = fmin(32768.0 / fmax(slot, 1), 2048);
+        const double over = gc > limit ? 1 - limit / gc : 0;
+        double copies = 1;
+        while (copies < 32 && 2 * copies * 2 * fmin(gc, limit) <= 32768.0 / fmax(slot, 1)) copies *= 2;
         begin(a, "group");
-        partition(a, tr ? "partition (hashed key, first column)" : "partition (hashed key, row id)", N,
-                  kb, tr && P ? pb : 4, bits);
-        seq(a, "read partitions, shared-memory hash tables", N * kb);
-        term(a, GJ_TERM_HASH, "shared-memory hash inserts", N / (atom_shared(hw, fmax(gp, 1)) * GB), 0);
-        temp = 2 * N * (kb + pb) + N * 4;
-        /* Rows of groups too large for one block's partition (few groups,
-         * or skew) go to a fallback, a block-parallel reduction: one more
-         * read of those rows instead of a serialised partition. */
-        {
-            double cap = fmax(hw->smem_per_block / 2, 4096) / (2.0 * (kb + 4));
-            double hot = 0, hg = gj_harmonic(g, z);
-            for (double i = 1; i <= fmin(g, 4096); i++) {
-                double rows = z > 0 ? N * pow(i, -z) / hg : N / g;
-                if (rows <= cap) break;
-                hot += rows;
-            }
-            if (hot > 0) {
-                seq(a, "fallback for oversized partitions", hot * (kb + P * pb));
-                term(a, GJ_TERM_ATOMIC, "fallback shared-memory aggregation",
-                     hot * A / (atom_shared(hw, fmax(1, fmin(g, 32))) * GB), 0);
-            }
+        seq(a, "hash keys", 2.0 * N * kb);
+        if (bits) {
+            partition(a, tr && P ? "partition (hash, first column)" : "partition (hash, row id)", N, kb,
+                      tr && P ? pb : 4, bits);
+            if (!tr || !P) seq(a, "row ids", N * 4.0);
         }
+        seq(a, "partition bounds", N * kb);
+        temp = 2 * N * kb + (bits ? N * (tr && P ? pb : 8.0) : 0);
         begin(a, "aggregate");
-        if (tr) {
-            for (int c = 1; c < P; c++)
-                partition(a, "partition payload columns with the key", N, kb, pb, bits);
-            seq(a, "read transformed payloads", N * P * pb);
-        } else {
+        if (tr && bits)
+            for (int c = 1; c < P; c++) partition(a, "partition payload columns with the key", N, kb, pb, bits);
+        seq(a, "read hashed keys twice (build, aggregate)", 2.0 * N * kb);
+        if (!tr && bits) {
             /* ids are increasing inside a partition: a warp spans about as
              * many rows as there are non-empty partitions */
-            double stride = fmin(parts, g);
-            double u = fmax(1, fmin(32, stride * pb / 4.0));
+            double u = fmax(1, fmin(32, fmin(parts, g) * pb / 4.0));
+            seq(a, "read row ids", N * 4.0);
             for (int c = 0; c < P; c++) gather(a, "gather payloads by partitioned row ids", N, pb, N, u, 0);
+        } else {
+            seq(a, "read payloads", N * P * pb);
         }
-        if (gp <= 1)
-            term(a, GJ_TERM_ATOMIC, "block reductions", N * A / (hw->bw_l1 * GB / 4), 0);
-        else if (gp * slot <= hw->smem_per_block)
-            term(a, GJ_TERM_ATOMIC, "shared-memory aggregation", N * A / (atom_shared(hw, gp) * GB), 0);
-        else
-            term(a, GJ_TERM_ATOMIC, "global aggregation", N * A / (atom_global(hw, teff) * GB), 0);
+        term(a, GJ_TERM_HASH, "shared-memory table inserts", N / (atom_shared(hw, fmin(gc, limit)) * GB), 0);
+        term(a, GJ_TERM_ATOMIC, "shared-memory aggregation",
+             N * (1 - over) * A / (atom_shared(hw, fmin(gc, limit) * copies) * GB), 0);
+        /* Every chunk merges its groups into one global table (g entries),
+         * and rows that missed the block's table are aggregated there. */
+        double merges = chunks * fmin(gc, limit) + N * over;
+        double rate = 2 * g * (kb + 4.0) <= hw->l2_bytes ? hw->ht_build_l2 : hw->ht_build_hbm;
+        term(a, GJ_TERM_HASH, "global table inserts (block merges, overflow rows)", merges / (rate * GB), 0);
+        term(a, GJ_TERM_ATOMIC, "global aggregation (block merges, overflow rows)",
+             merges * A / (atom_global(hw, teff) * GB), 0);
+        temp += 2 * fmax(g, 1024) * (kb + 4.0);
         seq(a, "write groups", out);
     }
     if (w->sorted_output && !gj_impl_sorts_output(impl)) {

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gjadvise.h"
@@ -195,11 +196,21 @@ static void test_groups_box_flips(void **state)
     assert_int_equal(rp.flip_from, GJ_IMPL_HGB);
     assert_int_equal(rp.flip_to, GJ_IMPL_PGB_TR);
     assert_int_equal(rp.flip_from_at.groups, 1u << 12);
-    /* log-spaced: the points are 2^12, 2^12.5, ..., 2^16 */
-    assert_true(rp.flip_to_at.groups >= 10321);
-    assert_int_equal(rp.flip_to_at.groups % 1, 0);
+    /* log-spaced: the points are 2^12, 2^12.5, ..., 2^16; the flip is seen
+     * at the first of them where gj_advise no longer picks HGB. */
+    uint64_t first_other = 0, last_hgb = 0;
+    for (int k = 0; k <= 8; k++) {
+        gj_workload w = r.lo;
+        w.groups = (uint64_t)llround(pow(2, 12 + k / 2.0));
+        gj_plan pl;
+        assert_int_equal(gj_advise(&w, prof, &pl, NULL), GJ_OK);
+        if (pl.best == GJ_IMPL_HGB && !first_other) last_hgb = w.groups;
+        if (pl.best != GJ_IMPL_HGB && !first_other) first_other = w.groups;
+    }
+    assert_true(first_other > (1u << 12));
+    assert_true(rp.flip_to_at.groups == first_other);
     /* a box entirely below the crossover: no flip, HGB with regret 0 */
-    r.hi.groups = 1u << 13;
+    r.hi.groups = last_hgb;
     assert_int_equal(gj_advise_range(&r, prof, &rp, NULL), GJ_OK);
     assert_int_equal(rp.flips, 0);
     assert_int_equal(rp.choice, GJ_IMPL_HGB);
