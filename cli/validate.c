@@ -36,7 +36,7 @@ static void help(void)
            "(Ctrl-C) resumes where it stopped. Grid file format: validate/VALIDATE.md.\n"
            "\n"
            "flags:\n"
-           "  --grid G      default (about 70 workloads at 2^25-row joins and 2^26-row group-bys, a few\n"
+           "  --grid G      default (about 115 workloads, mostly 2^24-2^26-row joins and group-bys, a few\n"
            "                minutes on an H200), quick (17 workloads at 2^22 rows), or a JSON grid file;\n"
            "                default: default\n"
            "  --quick       same as --grid quick\n"

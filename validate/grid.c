@@ -62,7 +62,29 @@ static const char DEFAULT_GRID[] =
     "{\"name\":\"gb-zipf\",\"base\":{" GB(67108864, 4096, 4, MAXMAX) "},\"param\":\"zipf\","
     "\"values\":[0,0.5,1.0,1.5]},"
     "{\"name\":\"gb-groups-k8\",\"base\":{" GB(67108864, 4096, 8, MAXMAX) "},\"param\":\"groups\","
-    "\"values\":[16,1024,65536,4194304]}"
+    "\"values\":[16,1024,65536,4194304]},"
+    /* Denser sweeps and shapes from real plans (small build sides, few rows
+     * per group), so that tune has both sides of its split everywhere. */
+    "{\"name\":\"join-match-fine\",\"base\":{" JOIN(16777216, 16777216, 4) "},\"param\":\"match_ratio\","
+    "\"values\":[0.03,0.08,0.15,0.25,0.35,0.45,0.6,0.8,0.9]},"
+    "{\"name\":\"join-small-build\",\"base\":{" JOIN(1048576, 67108864, 4) "},\"param\":\"match_ratio\","
+    "\"values\":[0.05,0.2,0.5,1.0]},"
+    "{\"name\":\"join-r-rows\",\"base\":{" JOIN(1048576, 67108864, 4) "},\"param\":\"r_rows\","
+    "\"values\":[262144,4194304,16777216,67108864]},"
+    "{\"name\":\"join-payloads-8b\",\"base\":{" JOIN(16777216, 16777216, 8) "},\"param\":\"payloads\","
+    "\"values\":[0,1,2,4]},"
+    "{\"name\":\"join-zipf-s4r\",\"base\":{" JOIN(8388608, 33554432, 4) "},\"param\":\"zipf\","
+    "\"values\":[0.25,0.75,1.25]},"
+    "{\"name\":\"gb-groups-fine\",\"base\":{" GB(67108864, 4096, 4, MAXMAX) "},\"param\":\"groups\","
+    "\"values\":[4,16,64,256,1024,4096,16384,65536,262144,1048576,4194304,33554432]},"
+    "{\"name\":\"gb-rows\",\"base\":{" GB(67108864, 4096, 4, MAXMAX) "},\"param\":\"rows\","
+    "\"values\":[4194304,16777216,134217728]},"
+    "{\"name\":\"gb-rows-g1m\",\"base\":{" GB(67108864, 1048576, 4, MAXMAX) "},\"param\":\"rows\","
+    "\"values\":[4194304,16777216,134217728]},"
+    "{\"name\":\"gb-aggs-g64\",\"base\":{" GB(67108864, 64, 4, MIX1) "},\"param\":\"aggs\","
+    "\"values\":[1,2,3,4]},"
+    "{\"name\":\"gb-zipf-g1m\",\"base\":{" GB(67108864, 1048576, 4, MAXMAX) "},\"param\":\"zipf\","
+    "\"values\":[0.5,1.0,1.5]}"
     "]}";
 
 static const char QUICK_GRID[] =
