@@ -139,7 +139,20 @@ int gj_cli_pick_profile(const char *cmd, const char *db_flag, const char *name, 
         return GJ_EXIT_STORE;
     }
     if (name) {
-        rc = db ? gj_db_profile_load(db, name, 0, out, &ctx) : gj_profile_builtin(name, out);
+        /* NAME[@VERSION]: a version of a stored profile (0 = newest). */
+        char base[64];
+        long version = 0;
+        const char *at = strrchr(name, '@');
+        size_t len = at ? (size_t)(at - name) : strlen(name);
+        if (len == 0 || len >= sizeof base ||
+            (at && gj_cli_parse_int(at + 1, 1, 2147483647, &version))) {
+            gj_db_close(db);
+            return gj_cli_bad(cmd, "--profile", name, "allowed NAME or NAME@VERSION (NAME of 1 to 63 "
+                              "characters, VERSION >= 1)");
+        }
+        snprintf(base, sizeof base, "%.*s", (int)len, name);
+        rc = db ? gj_db_profile_load(db, base, (int)version, out, &ctx)
+                : version > 1 ? GJ_ERR_NOTFOUND : gj_profile_builtin(base, out);
         if (rc == GJ_ERR_NOTFOUND) {
             char allowed[512] = "allowed: a stored profile (gjadvise profiles list) or a built-in:";
             for (int i = 0; i < gj_profile_builtin_count(); i++) {

@@ -449,6 +449,13 @@ static void test_cli_tune(void **state)
                             "--json"), 0);
     assert_non_null(strstr(out, "h200-measured"));
 
+    /* Any version can be named: the calibrated one is still there. */
+    assert_int_equal(GJ_RUN(out, dir, "recommend", "--profile", "h200-measured@1", "--db", db), 0);
+    assert_non_null(strstr(out, "v1"));
+    assert_int_equal(GJ_RUN(out, dir, "recommend", "--profile", "h200-measured@9", "--db", db), 2);
+    assert_int_equal(GJ_RUN(out, dir, "recommend", "--profile", "h200-measured@x", "--db", db), 2);
+    assert_non_null(strstr(out, "NAME@VERSION"));
+
     /* Tuning again on the same log finds nothing better: kept, no v3. */
     assert_int_equal(GJ_RUN(out, dir, "tune", "--profile", "h200-measured", "--db", db, "--json"), 0);
     assert_non_null(strstr(out, "\"saved\":false"));
