@@ -6,45 +6,19 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "clirun.h"
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
 static const char *bin;
 static char tmpdir[] = "/tmp/gjcli-XXXXXX";
 
-/* Run bin with args; capture stdout+stderr into out (truncated); return the
- * exit status (128+signal if killed). */
-static int run(char *out, size_t n, const char *const *args)
-{
-    char path[64];
-    snprintf(path, sizeof path, "%s/out", tmpdir);
-    const char *argv[64];
-    int k = 0;
-    argv[k++] = bin;
-    for (; args[k - 1] && k < 63; k++) argv[k] = args[k - 1];
-    argv[k] = NULL;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    pid_t pid;
-    int st = -1;
-    if (posix_spawn(&pid, bin, &fa, NULL, (char *const *)argv, environ) == 0) waitpid(pid, &st, 0);
-    posix_spawn_file_actions_destroy(&fa);
-    FILE *f = fopen(path, "r");
-    size_t got = f ? fread(out, 1, n - 1, f) : 0;
-    out[got] = 0;
-    if (f) fclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-#define RUN(out, ...) run(out, sizeof out, (const char *const[]){__VA_ARGS__, NULL})
+/* Run $GJ_BIN (tests/clirun.c), output into out, scratch in tmpdir. */
+#define RUN(out, ...) gj_test_run(out, sizeof out, tmpdir, (const char *const[]){__VA_ARGS__, NULL})
 
 static int setup(void **state)
 {
@@ -160,7 +134,7 @@ static void test_fuzz_flags(void **state)
             if (rand_r(&seed) % 4) args[n++] = values[rand_r(&seed) % (sizeof values / sizeof values[0])];
         }
         args[n] = NULL;
-        int rc = run(out, sizeof out, args);
+        int rc = gj_test_run(out, sizeof out, tmpdir, args);
         if (rc != 0 && rc != 2 && rc != 6) {
             char line[512] = "";
             for (int j = 0; j < n; j++) {

@@ -51,7 +51,8 @@ static int grid(gj_workload *w, int max)
 static const double TRUE_C[GJ_TERMS] = {1.5, 0.5, 1.0, 2.0, 1.0, 1.0, 1.0};
 #define TRUE_B 0.2
 
-static int synth(const gj_profile *p, gj_exec_record *rows, int max, double noise)
+static int synth_with(const gj_profile *p, gj_exec_record *rows, int max, double noise,
+                      const double *coef, double intercept)
 {
     gj_workload w[80];
     int nw = grid(w, 80), n = 0;
@@ -61,8 +62,8 @@ static int synth(const gj_profile *p, gj_exec_record *rows, int max, double nois
                                                    : GJ_IMPL_SGB_TR;
         gj_estimate e;
         assert_int_equal(gj_profile_estimate(impl, &w[i], p, &e, NULL), GJ_OK);
-        double t = TRUE_B;
-        for (int k = 0; k < GJ_TERMS; k++) t += TRUE_C[k] * e.term_ms[k];
+        double t = intercept;
+        for (int k = 0; k < GJ_TERMS; k++) t += coef[k] * e.term_ms[k];
         seed = seed * 1103515245u + 12345u;
         double u = ((seed >> 8) & 0xffff) / 65535.0 - 0.5;
         assert_true(n < max);
@@ -83,6 +84,11 @@ static const gj_tune_impl *find(const gj_tune_report *r, gj_impl impl)
     for (int i = 0; i < r->n_impls; i++)
         if (r->impls[i].impl == impl) return &r->impls[i];
     return NULL;
+}
+
+static int synth(const gj_profile *p, gj_exec_record *rows, int max, double noise)
+{
+    return synth_with(p, rows, max, noise, TRUE_C, TRUE_B);
 }
 
 /* The split: deterministic, and about half of a grid on each side. */
@@ -229,12 +235,8 @@ static void test_never_worse(void **state)
     (void)state;
     gj_profile *p = h200(), *t = NULL;
     gj_exec_record rows[100];
-    int n = synth(p, rows, 100, 0);
-    for (int i = 0; i < n; i++) {
-        gj_estimate e;
-        assert_int_equal(gj_profile_estimate(rows[i].impl, &rows[i].w, p, &e, NULL), GJ_OK);
-        rows[i].measured_ms = e.ms;   /* the model is exact */
-    }
+    static const double exact[GJ_TERMS] = {1, 1, 1, 1, 1, 1, 1};
+    int n = synth_with(p, rows, 100, 0, exact, 0);   /* the model is exact */
     gj_tune_report rep;
     assert_int_equal(gj_tune(p, rows, n, NULL, &t, &rep, NULL), GJ_OK);
     assert_false(rep.improved);
@@ -250,13 +252,8 @@ static void test_nonnegative(void **state)
     (void)state;
     gj_profile *p = h200(), *t = NULL;
     gj_exec_record rows[100];
-    int n = synth(p, rows, 100, 0);
-    for (int i = 0; i < n; i++) {
-        gj_estimate e;
-        assert_int_equal(gj_profile_estimate(rows[i].impl, &rows[i].w, p, &e, NULL), GJ_OK);
-        /* measured = the sequential part only, minus a bit of the rest */
-        rows[i].measured_ms = e.term_ms[GJ_TERM_SEQ] + 0.01;
-    }
+    static const double seq_only[GJ_TERMS] = {1, 0, 0, 0, 0, 0, 0};
+    int n = synth_with(p, rows, 100, 0, seq_only, 0.01);   /* no partition cost at all */
     gj_tune_report rep;
     gj_tune_opts o = {.ridge = 1e-6};
     assert_int_equal(gj_tune(p, rows, n, &o, &t, &rep, NULL), GJ_OK);
