@@ -6,10 +6,13 @@ extern "C" {
 }
 #include "operators/common.cuh"
 #include "operators/join_kernels.cuh"
+#include "operators/join_partition.cuh"
+#include "operators/join_partition.h"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 namespace {
@@ -28,6 +31,17 @@ using namespace gjj;
  *   WRITE (GFTR, unique) 2.66 ms = 5.8 GB at 2.2 TB/s. */
 struct PhjPolicy {
     enum { MAX_BITS = 16, TARGET = 2048, THREADS = 512, RC = 4096, SC = 4096 };
+};
+/* Radix partition of (key, value) on <= 16 low bits (join_partition.cuh):
+ * LSD passes of <= 8 bits, tiles of THREADS * ITEMS rows (CUB onesweep's
+ * SM90 shape, ITEMS cut to fit 48 KB of static shared memory), persistent
+ * grid. Opt-in (GJ_JOIN_PARTITION=custom), GFTR packed pairs only.
+ * H200, W1's R side (2^27 rows, 16 bits, key + two 4-byte payloads packed in
+ * the first pass), ncu kernel times: histogram 0.19 ms x 2, scatter 1.52 +
+ * 1.32 ms (2.1-2.4 TB/s) = 3.26 ms, against CUB's pack 0.56 + histogram 0.14
+ * + onesweep 2 x 1.195 ms = 3.09 ms (bench/join_part_notes.md). */
+struct PartPolicy {
+    enum { THREADS = 384, ITEMS = 15, MINB = 1, MAX_BITS = 16 };
 };
 /* NPHJ: global table of 2^ceil(log2(2|R|)) slots; probe tiles of TILE rows.
  * H200, W1: build 18.4 ms (7.3 G inserts/s), COUNT probe 11.7 ms, WRITE 7.9 ms. */
@@ -144,6 +158,88 @@ done:
     return rc;
 }
 
+/* use the custom partition for a stable sort on bits [b0, b1)? Opt-in with
+ * GJ_JOIN_PARTITION=custom: on the H200 it did not beat CUB's radix sort
+ * (bench/RESULTS.md `## Joins`). Both are stable sorts on the same bits, so
+ * columns partitioned by either land in the same order (GFTR may mix them). */
+bool use_partition(int b0, int b1)
+{
+    const char *e = getenv("GJ_JOIN_PARTITION");
+    if (!e || strcmp(e, "custom") != 0) return false;
+    return b0 == 0 && b1 >= 1 && b1 <= PartPolicy::MAX_BITS;
+}
+
+/* Stable partition of (key, value) on key bits [0, bits), 1 <= bits <= 16:
+ * ceil(bits / 8) LSD passes (join_partition.cuh). Values of the first pass:
+ * vin (PV_COPY), va | vb << 32 (PV_PACK) or the row index (PV_IOTA). */
+template <typename K, typename V, int MODE>
+int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va,
+                    const uint32_t *vb, V *vout, u64 n, int bits)
+{
+    typedef PartPolicy P;
+    enum { TILE = P::THREADS * P::ITEMS };
+    int rc = GJ_OK, dev = 0, sms = 0, occ_h = 0, occ_s = 0, occ_c = 0;
+    const int passes = (bits + 7) / 8;
+    const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
+    K *tk = NULL;
+    V *tv = NULL;
+    uint32_t *hist = NULL;
+    int lo = 0;
+    if (n == 0) goto done;
+    if (getenv("GJ_JOIN_PART_GRID") && strcmp(getenv("GJ_JOIN_PART_GRID"), "full") == 0)
+        sms = -1; /* A/B knob: a block per tile instead of the persistent grid */
+    JCUDA(cudaGetDevice(&dev));
+    if (sms == 0) JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    else sms = (int)tiles; /* with occupancy >= 1, grid = tiles */
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &occ_h, part_hist_kernel<K, P::THREADS, P::ITEMS>, P::THREADS, 0));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &occ_s, part_scatter_kernel<K, V, MODE, P::THREADS, P::ITEMS, P::MINB>, P::THREADS, 0));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &occ_c, part_scatter_kernel<K, V, PV_COPY, P::THREADS, P::ITEMS, P::MINB>, P::THREADS, 0));
+    if (passes > 1) {
+        JCUDA(mem_alloc(&j->mem, (void **)&tk, n * sizeof(K)));
+        JCUDA(mem_alloc(&j->mem, (void **)&tv, n * sizeof(V)));
+    }
+    JCUDA(mem_alloc(&j->mem, (void **)&hist, (size_t)256 * tiles * 4));
+    for (int p = 0; p < passes; p++) {
+        const int w = bits / passes + (p < bits % passes ? 1 : 0);
+        const uint32_t mask = (1u << w) - 1;
+        const K *ks = p == 0 ? kin : ((passes - p) % 2 ? tk : kout);
+        const V *vs = p == 0 ? vin : ((passes - p) % 2 ? tv : vout);
+        K *kd = (passes - 1 - p) % 2 ? tk : kout;
+        V *vd = (passes - 1 - p) % 2 ? tv : vout;
+        const u64 nh = (u64)(mask + 1) * tiles;
+        const unsigned gh = (unsigned)(tiles < (uint32_t)(sms * occ_h) ? tiles : sms * occ_h);
+        part_hist_kernel<K, P::THREADS, P::ITEMS><<<gh, P::THREADS, 0, j->mem.s>>>(ks, n, lo, mask,
+                                                                                  hist, tiles);
+        JLAUNCHED();
+        {
+            size_t need = 0;
+            JCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, hist, hist, (int64_t)nh, j->mem.s));
+            if ((rc = tmp_ensure(j, need)) != GJ_OK) goto done;
+            need = j->tmp_bytes;
+            JCUDA(cub::DeviceScan::ExclusiveSum(j->tmp, need, hist, hist, (int64_t)nh, j->mem.s));
+        }
+        if (p == 0) {
+            const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_s) ? tiles : sms * occ_s);
+            part_scatter_kernel<K, V, MODE, P::THREADS, P::ITEMS, P::MINB><<<gs, P::THREADS, 0, j->mem.s>>>(
+                ks, vs, va, vb, kd, vd, n, lo, mask, hist, tiles);
+        } else {
+            const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_c) ? tiles : sms * occ_c);
+            part_scatter_kernel<K, V, PV_COPY, P::THREADS, P::ITEMS, P::MINB><<<gs, P::THREADS, 0, j->mem.s>>>(
+                ks, vs, NULL, NULL, kd, vd, n, lo, mask, hist, tiles);
+        }
+        JLAUNCHED();
+        lo += w;
+    }
+done:
+    mem_free(&j->mem, hist);
+    mem_free(&j->mem, tv);
+    mem_free(&j->mem, tk);
+    return rc;
+}
+
 int exclusive_sum(Job *j, const u64 *in, u64 *out, u64 n)
 {
     int rc = GJ_OK;
@@ -183,6 +279,19 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
         void *pt = NULL;
         const bool pair = c + 1 < x->n_payloads && x->payload[c].width == 4 &&
                           x->payload[c + 1].width == 4;
+        if (pair && use_partition(b0, b1)) { /* packing fused into the first pass */
+            JCUDA(mem_alloc(&j->mem, &pt, n * 8));
+            rc = partition_pairs<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key, NULL,
+                                                  (const uint32_t *)x->payload[c].data,
+                                                  (const uint32_t *)x->payload[c + 1].data,
+                                                  (u64 *)pt, n, b1);
+            if (rc != GJ_OK) goto done;
+            out->pay[c] = pt;
+            out->pay[c + 1] = (const char *)pt + 4;
+            out->stride[c] = out->stride[c + 1] = 2;
+            out->next_col = c + 2;
+            continue;
+        }
         if (pair) {
             JCUDA(mem_alloc(&j->mem, &packed, n * 8));
             pack_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>(
@@ -578,7 +687,77 @@ int check_table(const gj_dtable *t, const char *name, gj_ctx *ctx)
     return GJ_OK;
 }
 
+/* gj_join_partition's body: the custom partition, or CUB's sort (values
+ * built first, as the joins did before the custom partition) */
+template <typename K>
+int part_hook(Job *j, const K *kin, K *kout, int mode, const void *va, const void *vb, void *vout,
+              u64 n, int bits, int use_cub)
+{
+    int rc = GJ_OK;
+    void *tv = NULL;
+    if (!use_cub) {
+        if (mode == GJ_PART_IOTA)
+            rc = partition_pairs<K, uint32_t, PV_IOTA>(j, kin, kout, NULL, NULL, NULL, (uint32_t *)vout,
+                                                       n, bits);
+        else if (mode == GJ_PART_COPY4)
+            rc = partition_pairs<K, uint32_t, PV_COPY>(j, kin, kout, (const uint32_t *)va, NULL, NULL,
+                                                       (uint32_t *)vout, n, bits);
+        else if (mode == GJ_PART_COPY8)
+            rc = partition_pairs<K, u64, PV_COPY>(j, kin, kout, (const u64 *)va, NULL, NULL,
+                                                  (u64 *)vout, n, bits);
+        else
+            rc = partition_pairs<K, u64, PV_PACK>(j, kin, kout, NULL, (const uint32_t *)va,
+                                                  (const uint32_t *)vb, (u64 *)vout, n, bits);
+        goto done;
+    }
+    if (mode == GJ_PART_IOTA) {
+        JCUDA(mem_alloc(&j->mem, &tv, n * 4));
+        iota_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>((uint32_t *)tv, n);
+        JLAUNCHED();
+        rc = sort_pairs<K, uint32_t>(j, kin, kout, (const uint32_t *)tv, (uint32_t *)vout, n, 0, bits);
+    } else if (mode == GJ_PART_COPY4) {
+        rc = sort_pairs<K, uint32_t>(j, kin, kout, (const uint32_t *)va, (uint32_t *)vout, n, 0, bits);
+    } else if (mode == GJ_PART_COPY8) {
+        rc = sort_pairs<K, u64>(j, kin, kout, (const u64 *)va, (u64 *)vout, n, 0, bits);
+    } else {
+        JCUDA(mem_alloc(&j->mem, &tv, n * 8));
+        pack_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>((const uint32_t *)va,
+                                                            (const uint32_t *)vb, (u64 *)tv, n);
+        JLAUNCHED();
+        rc = sort_pairs<K, u64>(j, kin, kout, (const u64 *)tv, (u64 *)vout, n, 0, bits);
+    }
+done:
+    return rc;
+}
+
 } // namespace
+
+extern "C" int gj_join_partition(int key_width, const void *kin, void *kout, int mode,
+                                 const void *va, const void *vb, void *vout, uint64_t n, int bits,
+                                 int use_cub, void *stream, gj_ctx *ctx)
+{
+    int rc = GJ_OK;
+    Job job, *j = &job;
+    memset(j, 0, sizeof *j);
+    j->ctx = ctx;
+    j->mem.s = (cudaStream_t)stream;
+    if ((key_width != 4 && key_width != 8) || mode < GJ_PART_IOTA || mode > GJ_PART_PACK ||
+        bits < 1 || bits > PartPolicy::MAX_BITS || n >= (1ULL << 32)) {
+        rc = gj_seterr(ctx, GJ_ERR_INVALID, "gj_join_partition: key_width=%d mode=%d bits=%d",
+                       key_width, mode, bits);
+        goto done;
+    }
+    if (n == 0) goto done;
+    rc = key_width == 4 ? part_hook<uint32_t>(j, (const uint32_t *)kin, (uint32_t *)kout, mode, va,
+                                              vb, vout, n, bits, use_cub)
+                        : part_hook<u64>(j, (const u64 *)kin, (u64 *)kout, mode, va, vb, vout, n,
+                                         bits, use_cub);
+    mem_release(&j->mem);
+    GJ_CUDA(cudaStreamSynchronize(j->mem.s));
+    GJ_CUDA(cudaGetLastError());
+done:
+    return rc;
+}
 
 extern "C" int gj_join_exec(gj_impl impl, const gj_dtable *r, const gj_dtable *s, void *stream,
                             gj_join_out *out, gj_timing *timing, gj_ctx *ctx)

@@ -3,7 +3,10 @@
  * one-row sides, odd sizes, a tile and a partition chunk plus one, 2^20 rows,
  * Zipf-skewed foreign keys, duplicates in R (many-to-many, including one key
  * repeated past a shared-memory chunk), 8-byte keys with high bits set,
- * mixed payload widths, 0 and 8 payload columns, match ratio 0.
+ * mixed payload widths, 0 and 8 payload columns, match ratio 0; the radix
+ * partition under PHJ against a CPU stable partition (every bit count 1..16,
+ * every value mode, 4- and 8-byte keys, sizes around the 4096-row tile, all
+ * keys in one partition, and CUB's order equal to it).
  * GPU tests skip() when gj_gpu_count reports no device. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +20,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gjadvise.h"
+#include "operators/join_partition.h"
 
 static const gj_impl IMPLS[] = {GJ_IMPL_PHJ_UR, GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_UR, GJ_IMPL_SMJ_TR,
                                  GJ_IMPL_NPHJ};
@@ -364,6 +368,110 @@ static void test_gpu_match_ratio_zero(void **state)
     gj_dtable_free(&ds);
 }
 
+/* ---- the radix partition (operators/join_partition.h) ------------------ */
+
+/* one case: n keys (random, or all with the same low `bits` bits when
+ * one_part), values per mode; GPU result against a CPU stable partition,
+ * then CUB's sort (use_cub) against the same */
+static void part_case(int kw, int mode, uint64_t n, int bits, int one_part)
+{
+    const int vw = mode == GJ_PART_IOTA || mode == GJ_PART_COPY4 ? 4 : 8;
+    const int aw = mode == GJ_PART_COPY8 ? 8 : 4;
+    const uint64_t lowmask = (1ULL << bits) - 1;
+    unsigned char *k = xmalloc(n * kw), *a = xmalloc(n * aw), *b = xmalloc(n * 4);
+    unsigned char *ek = xmalloc(n * kw), *ev = xmalloc(n * vw), *gk = xmalloc(n * kw),
+                  *gv = xmalloc(n * vw);
+    uint64_t *cnt = calloc(lowmask + 2, sizeof *cnt);
+    void *dk, *da, *db, *dko, *dvo;
+    gj_ctx *ctx = NULL;
+    assert_non_null(cnt);
+    assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t key = rnd();
+        if (one_part) key = (key & ~lowmask) | (5 & lowmask);
+        if (kw == 4) ((uint32_t *)k)[i] = (uint32_t)key;
+        else ((uint64_t *)k)[i] = key;
+        if (aw == 4) ((uint32_t *)a)[i] = (uint32_t)rnd();
+        else ((uint64_t *)a)[i] = rnd();
+        ((uint32_t *)b)[i] = (uint32_t)rnd();
+        cnt[(key & lowmask) + 1]++;
+    }
+    for (uint64_t d = 1; d <= lowmask + 1; d++) cnt[d] += cnt[d - 1];
+    for (uint64_t i = 0; i < n; i++) { /* stable counting sort */
+        uint64_t key = kw == 4 ? ((uint32_t *)k)[i] : ((uint64_t *)k)[i];
+        uint64_t o = cnt[key & lowmask]++, v;
+        memcpy(ek + o * kw, k + i * kw, kw);
+        if (mode == GJ_PART_IOTA) v = i;
+        else if (mode == GJ_PART_COPY4) v = ((uint32_t *)a)[i];
+        else if (mode == GJ_PART_COPY8) v = ((uint64_t *)a)[i];
+        else v = (uint64_t)((uint32_t *)a)[i] | ((uint64_t)((uint32_t *)b)[i] << 32);
+        if (vw == 4) ((uint32_t *)ev)[o] = (uint32_t)v;
+        else ((uint64_t *)ev)[o] = v;
+    }
+    assert_int_equal(cudaMalloc(&dk, n * kw + 1), cudaSuccess);
+    assert_int_equal(cudaMalloc(&da, n * aw + 1), cudaSuccess);
+    assert_int_equal(cudaMalloc(&db, n * 4 + 1), cudaSuccess);
+    assert_int_equal(cudaMalloc(&dko, n * kw + 1), cudaSuccess);
+    assert_int_equal(cudaMalloc(&dvo, n * vw + 1), cudaSuccess);
+    assert_int_equal(cudaMemcpy(dk, k, n * kw, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(da, a, n * aw, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(db, b, n * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    for (int use_cub = 0; use_cub < 2; use_cub++) {
+        /* poison: every output row must be written */
+        assert_int_equal(cudaMemset(dko, 0xa5, n * kw), cudaSuccess);
+        assert_int_equal(cudaMemset(dvo, 0xa5, n * vw), cudaSuccess);
+        int rc = gj_join_partition(kw, dk, dko, mode, da, db, dvo, n, bits, use_cub, NULL, ctx);
+        if (rc != GJ_OK) fprintf(stderr, "gj_join_partition: %s\n", gj_ctx_errmsg(ctx));
+        assert_int_equal(rc, GJ_OK);
+        assert_int_equal(cudaMemcpy(gk, dko, n * kw, cudaMemcpyDeviceToHost), cudaSuccess);
+        assert_int_equal(cudaMemcpy(gv, dvo, n * vw, cudaMemcpyDeviceToHost), cudaSuccess);
+        int ok = memcmp(gk, ek, n * kw) == 0 && memcmp(gv, ev, n * vw) == 0;
+        if (!ok)
+            fprintf(stderr, "partition %s kw=%d mode=%d n=%llu bits=%d one_part=%d: wrong\n",
+                    use_cub ? "CUB" : "custom", kw, mode, (unsigned long long)n, bits, one_part);
+        assert_true(ok);
+    }
+    cudaFree(dk);
+    cudaFree(da);
+    cudaFree(db);
+    cudaFree(dko);
+    cudaFree(dvo);
+    gj_ctx_free(ctx);
+    free(k);
+    free(a);
+    free(b);
+    free(ek);
+    free(ev);
+    free(gk);
+    free(gv);
+    free(cnt);
+}
+
+static void test_gpu_partition(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 77;
+    static const uint64_t sizes[] = {1, 4095, 4096, 4097, 3 * 4096 + 17, 70001};
+    for (int kw = 4; kw <= 8; kw += 4)
+        for (int mode = GJ_PART_IOTA; mode <= GJ_PART_PACK; mode++)
+            for (int bits = 1; bits <= 16; bits++) {
+                /* every bit count at two sizes; the tile edges at 1, 8, 9, 16 bits */
+                int edge = bits == 1 || bits == 8 || bits == 9 || bits == 16;
+                for (size_t si = edge ? 0 : 3; si < sizeof sizes / sizeof *sizes; si += edge ? 1 : 2)
+                    part_case(kw, mode, sizes[si], bits, 0);
+                part_case(kw, mode, 9000, bits, 1); /* all keys in one partition */
+            }
+    part_case(4, GJ_PART_PACK, (1ULL << 20) + 3, 16, 0);
+    part_case(8, GJ_PART_COPY8, (1ULL << 20) + 3, 11, 0);
+    /* bad arguments */
+    assert_int_equal(gj_join_partition(4, NULL, NULL, 0, NULL, NULL, NULL, 5, 17, 0, NULL, NULL),
+                     GJ_ERR_INVALID);
+    assert_int_equal(gj_join_partition(2, NULL, NULL, 0, NULL, NULL, NULL, 5, 8, 0, NULL, NULL),
+                     GJ_ERR_INVALID);
+    assert_int_equal(gj_join_partition(4, NULL, NULL, 0, NULL, NULL, NULL, 0, 8, 0, NULL, NULL), GJ_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +486,7 @@ int main(void)
         cmocka_unit_test(test_gpu_many_to_many),
         cmocka_unit_test(test_gpu_wide_keys_and_payloads),
         cmocka_unit_test(test_gpu_match_ratio_zero),
+        cmocka_unit_test(test_gpu_partition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,149 @@
+/* Radix partition of (key, value) pairs on the low key bits, for PHJ's
+ * transform (and any sort of at most 16 bits): LSD passes of at most 8 bits,
+ * each pass
+ *   1. part_hist_kernel: each tile of TILE rows counts its digits -> hist,
+ *      bin-major (hist[bin * tiles + tile]), so that
+ *   2. one exclusive scan (CUB) gives each (bin, tile) its output offset;
+ *   3. part_scatter_kernel: the tile ranks its keys (CUB's
+ *      BlockRadixRankMatchEarlyCounts on a warp-striped tile: stable), stages
+ *      keys then values in shared
+ *      memory in digit order, and each thread writes consecutive staged rows,
+ *      so a bin's rows leave the block as one coalesced run.
+ * Stable in every pass, so the result is exactly the stable sort on those
+ * bits (the order CUB's radix sort gives): every column partitioned with the
+ * same keys lands in the same order (GFTR relies on that).
+ * The first pass reads its values from the source: a column (COPY), two
+ * 4-byte columns packed into one 8-byte value (PACK, a in the low half) or
+ * the row index (IOTA), so neither a packed copy nor a row-id array is
+ * written and read again. No launches here: join_api.cu dispatches. */
+#ifndef GJ_OPERATORS_JOIN_PARTITION_CUH
+#define GJ_OPERATORS_JOIN_PARTITION_CUH
+
+#include <cub/block/block_radix_rank.cuh>
+#include <stdint.h>
+
+namespace gjj {
+
+enum { PV_IOTA = 0, PV_COPY = 1, PV_PACK = 2 };
+
+template <typename K>
+struct PartDigit {
+    int lo;
+    uint32_t mask;
+    __device__ __forceinline__ uint32_t Digit(K k) const { return (uint32_t)(k >> lo) & mask; }
+};
+
+/* per-tile digit counts of keys[0, n) on bits [lo, lo + log2(mask + 1));
+ * tiles of THREADS * ITEMS rows, warp-striped; one shared histogram per warp
+ * (plain shared atomics: __match_any_sync aggregation measured far slower);
+ * persistent grid */
+template <typename K, int THREADS, int ITEMS>
+__global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict__ keys, unsigned long long n,
+                                                            int lo, uint32_t mask,
+                                                            uint32_t *__restrict__ hist, uint32_t tiles)
+{
+    enum { TILE = THREADS * ITEMS, WARPS = THREADS / 32 };
+    __shared__ uint32_t h[WARPS][256];
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        for (int i = threadIdx.x; i < WARPS * 256; i += THREADS) (&h[0][0])[i] = 0;
+        __syncthreads();
+        const unsigned long long base = (unsigned long long)t * TILE + warp * (ITEMS * 32) + lane;
+        K k[ITEMS];
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const unsigned long long x = base + i * 32;
+            k[i] = x < n ? keys[x] : (K)0;
+        }
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++)
+            if (base + i * 32 < n) atomicAdd(&h[warp][(uint32_t)(k[i] >> lo) & mask], 1u);
+        __syncthreads();
+        for (uint32_t i = threadIdx.x; i <= mask; i += THREADS) {
+            uint32_t c = 0;
+#pragma unroll
+            for (int w = 0; w < WARPS; w++) c += h[w][i];
+            hist[(unsigned long long)i * tiles + t] = c;
+        }
+        __syncthreads();
+    }
+}
+
+/* scatter one pass: offs = exclusive scan of part_hist_kernel's counts */
+template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB>
+__global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
+    const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ va,
+    const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, unsigned long long n, int lo,
+    uint32_t mask, const uint32_t *__restrict__ offs, uint32_t tiles)
+{
+    enum { TILE = THREADS * ITEMS };
+    /* CUB onesweep's ranker: per-warp counts first, then warp matches; no
+     * per-item counter pointers, so fewer registers than BlockRadixRankMatch
+     * (measured: bench/join_part_notes.md) */
+    typedef cub::BlockRadixRankMatchEarlyCounts<THREADS, 8, false> Rank;
+    static_assert(Rank::BINS_TRACKED_PER_THREAD == 1, "one bin per thread");
+    __shared__ union {
+        typename Rank::TempStorage rank;
+        K k[TILE];
+        V v[TILE];
+    } u;
+    __shared__ uint32_t off[256];
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const PartDigit<K> dig = {lo, mask};
+    for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const unsigned long long tbase = (unsigned long long)t * TILE;
+        const unsigned long long base = tbase + warp * (ITEMS * 32) + lane;
+        K keys[ITEMS];
+        V vals[ITEMS];
+        int ranks[ITEMS];
+        /* this tile's output offset of bin tid, fetched before the ranking */
+        const uint32_t goff = tid <= (int)mask ? offs[(unsigned long long)tid * tiles + t] : 0;
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const unsigned long long x = base + i * 32;
+            keys[i] = x < n ? kin[x] : ~(K)0; /* padding ranks last (largest digit, last in order) */
+        }
+        int prefix[1];
+        Rank(u.rank).RankKeys(keys, ranks, dig, prefix);
+        /* values loaded after the ranking (fewer live registers, more blocks
+         * per SM); they arrive while the keys are staged and written */
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const unsigned long long x = base + i * 32;
+            if (MODE == PV_IOTA) vals[i] = (V)x;
+            else if (MODE == PV_COPY) vals[i] = x < n ? vin[x] : (V)0;
+            else vals[i] = x < n ? (V)((unsigned long long)va[x] | ((unsigned long long)vb[x] << 32)) : (V)0;
+        }
+        if (tid <= (int)mask) off[tid] = goff - (uint32_t)prefix[0];
+        __syncthreads(); /* ranking storage -> staging */
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) u.k[ranks[i]] = keys[i];
+        __syncthreads();
+        const unsigned long long left = n - tbase;
+        const uint32_t valid = left < TILE ? (uint32_t)left : (uint32_t)TILE;
+        uint32_t dst[ITEMS];
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const uint32_t p = tid + i * THREADS;
+            if (p < valid) {
+                const K k = u.k[p];
+                dst[i] = off[dig.Digit(k)] + p;
+                kout[dst[i]] = k;
+            }
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) u.v[ranks[i]] = vals[i];
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const uint32_t p = tid + i * THREADS;
+            if (p < valid) vout[dst[i]] = u.v[p];
+        }
+        __syncthreads();
+    }
+}
+
+} // namespace gjj
+
+#endif

@@ -1,0 +1,31 @@
+/* Test hook of the joins' radix partition (operators/join_partition.cuh),
+ * not part of the public API (include/gjadvise.h): tests/test_join.c checks
+ * it against a CPU stable partition at every bit count the joins use. */
+#ifndef GJ_OPERATORS_JOIN_PARTITION_H
+#define GJ_OPERATORS_JOIN_PARTITION_H
+
+#include <stdint.h>
+
+#include "gjadvise.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Value sources of the first pass. */
+enum { GJ_PART_IOTA = 0, GJ_PART_COPY4 = 1, GJ_PART_COPY8 = 2, GJ_PART_PACK = 3 };
+
+/* Stable partition of n (key, value) rows on key bits [0, bits), 1 <= bits
+ * <= 16, on the GPU. key_width 4 or 8. kin/kout: device keys; values: IOTA
+ * writes row indices (4 bytes) to vout; COPY4/COPY8 copy va (4 or 8 bytes);
+ * PACK writes va[i] | vb[i] << 32 (8 bytes). use_cub: CUB's radix sort
+ * instead (IOTA and PACK then build their values first). Synchronises the
+ * stream before returning. Returns GJ_OK, GJ_ERR_INVALID, GJ_ERR_CUDA. */
+int gj_join_partition(int key_width, const void *kin, void *kout, int mode, const void *va,
+                      const void *vb, void *vout, uint64_t n, int bits, int use_cub, void *stream,
+                      gj_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
