@@ -43,3 +43,5 @@ $G validate --replay --profile a100-paper --db "$DB" --holdout > "$OUT/replay-a1
 head -30 "$OUT/replay-a100-holdout.txt"
 echo "=== recommend on this GPU picks the tuned profile"
 $G recommend --match-ratio 0.3 --db "$DB" | head -4
+# The device returns only a few files: pack everything into one.
+tar czf /tmp/validate-out.tgz -C "$OUT" . && rm -rf "${OUT:?}"/* && mv /tmp/validate-out.tgz "$OUT/"
