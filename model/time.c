@@ -86,15 +86,13 @@ static double bw_lines(const gj_hw *hw, double u)
     return interp_log2(u, xs, ys, 6);
 }
 
-/* Global atomics over `targets` distinct addresses, G updates/s. Beyond the
- * L2 the updates are random HBM accesses. */
-static double atom_global(const gj_hw *hw, double targets)
+/* Rate of random accesses spread uniformly over `footprint` bytes: the share
+ * the L2 holds at rate `in_l2`, the rest at `beyond` (a harmonic blend, so
+ * the time is the sum of both shares' times). */
+static double l2_blend(const gj_hw *hw, double in_l2, double beyond, double footprint)
 {
-    const double xs[] = {0, 5, 10, 20};
-    const double ys[] = {hw->atom_g_t1, hw->atom_g_t32, hw->atom_g_t1k, hw->atom_g_t1m};
-    double r = interp_log2(targets, xs, ys, 4);
-    if (targets * 8 > hw->l2_bytes) r = fmin(r, hw->bw_rand / 4);
-    return r;
+    double h = footprint > 0 ? fmin(1, hw->l2_bytes / footprint) : 1;
+    return 1 / (h / in_l2 + (1 - h) / beyond);
 }
 
 /* Shared-memory atomics over `targets` addresses per block, G updates/s. */
@@ -147,6 +145,22 @@ static void term(acc *a, gj_term k, const char *what, double sec, double bytes)
         a->best_term = sec;
         gj_strlcpy(p->dominant, what, sizeof p->dominant);
     }
+}
+
+/* n global atomic updates over `targets` distinct addresses spread over
+ * `footprint` bytes: the share the L2 holds at the calibrated atomic rate
+ * (kind atomic), the rest as random read-modify-writes in HBM at B_R/4 (kind
+ * gather: the physics of an unclustered GATHER, which the fit scales
+ * together). */
+static void atomics_global(acc *a, const char *what, double n, double targets, double footprint)
+{
+    const gj_hw *hw = a->hw;
+    const double xs[] = {0, 5, 10, 20};
+    const double ys[] = {hw->atom_g_t1, hw->atom_g_t32, hw->atom_g_t1k, hw->atom_g_t1m};
+    double r = interp_log2(targets, xs, ys, 4);
+    double h = footprint > 0 ? fmin(1, hw->l2_bytes / footprint) : 1;
+    term(a, GJ_TERM_ATOMIC, what, n * h / (r * GB), 0);
+    if (h < 1) term(a, GJ_TERM_GATHER, what, n * (1 - h) / (fmin(r, hw->bw_rand / 4) * GB), 0);
 }
 
 /* Sequential traffic at B_G. */
@@ -388,8 +402,12 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         seq(a, "read keys and payloads once", in);
         term(a, GJ_TERM_HASH, "shared-memory table probes", N / (atom_shared(hw, fmax(teff, 1024)) * GB), 0);
         term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * A / (atom_shared(hw, fmax(teff * rcopies, 1)) * GB), 0);
+        /* the vectorised path covers two accumulators over 4-byte payloads;
+         * others go through a generic per-row loop, without slot copies */
+        if (A > 2 || pb != 4)
+            term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * A / (atom_shared(hw, fmax(teff, 1)) * GB), 0);
         term(a, GJ_TERM_HASH, "merge block tables into the global table", blocks * gm / (hw->ht_build_l2 * GB), 0);
-        term(a, GJ_TERM_ATOMIC, "merge block aggregates", blocks * gm * A / (atom_global(hw, g) * GB), 0);
+        atomics_global(a, "merge block aggregates", blocks * gm * A, g, g * 8.0 * A);
         seq(a, "clear the global table, write groups", 2 * 65536.0 * (kb + 4) + out);
         temp = 2 * 65536.0 * (kb + 4);
         a->kernels += 4;
@@ -400,7 +418,8 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * non-empty entries stay in L2 while they fit. */
         double table = 2 * N * (kb + 4);
         double hot = g * (kb + 4);
-        double rate = hot <= hw->l2_bytes ? hw->ht_build_l2 : hw->ht_build_hbm;
+        /* each non-empty entry sits in its own 32-byte sector of the table */
+        double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, fmax(hot, g * 32.0));
         begin(a, "group");
         seq(a, "read keys", N * kb);
         term(a, GJ_TERM_HASH, "hash-table insert-or-find", N / (rate * GB), 0);
@@ -413,7 +432,9 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         if (impl == GJ_IMPL_HASH_GLOBAL) {
             /* cuDF: atomics into sparse arrays of |R| entries, contended by
              * the hot groups; then gather the g aggregates (Sec. 3.2.1). */
-            term(a, GJ_TERM_ATOMIC, "global atomics into sparse arrays", N * A / (atom_global(hw, teff) * GB), 0);
+            /* each group's slot sits in its own 32-byte sector of each
+             * sparse array: the L2 holds g * 32 * A bytes of them at most */
+            atomics_global(a, "global atomics into sparse arrays", N * A, teff, g * 32.0 * A);
             seq(a, "scan the table for groups", table);
             gather(a, "gather aggregates", g * A, 8, N, 32, 0);
             temp += N * A * 8.0;
@@ -425,9 +446,9 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             if (smem_aggs <= hw->smem_per_block) {
                 double blocks = hw->sm_count * 2;
                 term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * A / (atom_shared(hw, teff) * GB), 0);
-                term(a, GJ_TERM_ATOMIC, "flush block aggregates", blocks * g * A / (atom_global(hw, g) * GB), 0);
+                atomics_global(a, "flush block aggregates", blocks * g * A, g, g * 8.0 * A);
             } else {
-                term(a, GJ_TERM_ATOMIC, "global atomics into dense arrays", N * A / (atom_global(hw, teff) * GB), 0);
+                atomics_global(a, "global atomics into dense arrays", N * A, teff, g * 8.0 * A);
             }
             temp += N * 8.0 + g * A * 8.0;
         }
@@ -438,23 +459,25 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         sort_full(a, tr ? "sort (key, first column)" : "sort (key, row id)", N, kb, tr && P ? pb : 4);
         seq(a, "find group boundaries", N * kb + g * kb);
         temp = 2 * N * (kb + pb) + N * 4;
+        if (impl == GJ_IMPL_SGB_DE_TR) {
+            /* Sec. 4.4: encode every key once (D), whatever the payloads */
+            double bm = gj_m44_bm(hw, g, kb) * GB;
+            term(a, GJ_TERM_HASH, "dictionary-encode keys (D)", gj_m44_d(N, g, kb, hw->bw_seq * GB, bm),
+                 (kb + 4.0) * (N + g) + N * 4);
+            temp += N * 4;
+        }
         begin(a, "aggregate");
         if (!tr) {
             /* Sec. 4.1.3: the permuted ids touch u lines a warp. */
             double u = gj_warp_distinct(g, z);
             for (int c = 0; c < P; c++) gather(a, "gather payloads by sorted row ids", N, pb, N, u, 0);
-        } else if (impl == GJ_IMPL_SGB_TR || P <= 1) {
+        } else if (impl == GJ_IMPL_SGB_TR) {
             for (int c = 1; c < P; c++) sort_full(a, "sort payload columns with the key", N, kb, pb);
         } else {
-            /* Sec. 4.4: encode keys once (D), then sort the remaining
-             * columns on ceil(log2 g) bits of the codes. */
-            double bm = gj_m44_bm(hw, g, kb) * GB;
-            term(a, GJ_TERM_HASH, "dictionary-encode keys (D)", gj_m44_d(N, g, kb, hw->bw_seq * GB, bm),
-                 (kb + 4.0) * (N + g) + N * 4);
+            /* then sort the remaining columns on ceil(log2 g) bits of the codes */
             int bits = g <= 1 ? 1 : (int)ceil(log2(g));
             for (int c = 1; c < P; c++)
                 partition(a, "sort payload columns on the codes", N, 4, pb, bits);
-            temp += N * 4;
         }
         seq(a, "segmented reduction", N * P * pb + out);
     } else { /* PGB-UR, PGB-TR (T-GB-PGB): operators/groupby_api.cu run_pgb */
@@ -468,10 +491,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * more than a partition, never under 4096 rows. */
         const double T = fmax(4096, fmin(N / parts, ceil(N / (fmax(hw->sm_count, 1) * 12))));
         const double chunks = ceil(N / T);
-        /* Distinct groups a chunk sees: partitioned, each group lives in one
-         * partition, so a chunk holds its share of them; else every group
-         * may turn up in every chunk. */
-        const double gc = bits ? fmax(1, g / chunks) : fmax(1, g * -expm1(T * log1p(-1 / fmax(g, 2))));
+        /* Distinct groups a chunk sees: each group lives in one partition,
+         * and a chunk's T rows are drawn from its partition's g/P groups. */
+        const double gp = fmax(1, g / parts);
+        const double gc = gp <= 1 ? 1 : fmax(1, gp * -expm1(T * log1p(-1 / gp)));
         /* A block's table keeps at most `limit` groups (32 KB of slots, half
          * of 4096 hash slots); rows of the others go to the global table. */
         const double limit = fmin(32768.0 / fmax(slot, 1), 2048);
@@ -506,10 +529,9 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         /* Every chunk merges its groups into one global table (g entries),
          * and rows that missed the block's table are aggregated there. */
         double merges = chunks * fmin(gc, limit) + N * over;
-        double rate = 2 * g * (kb + 4.0) <= hw->l2_bytes ? hw->ht_build_l2 : hw->ht_build_hbm;
+        double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, 2 * g * (kb + 4.0));
         term(a, GJ_TERM_HASH, "global table inserts (block merges, overflow rows)", merges / (rate * GB), 0);
-        term(a, GJ_TERM_ATOMIC, "global aggregation (block merges, overflow rows)",
-             merges * A / (atom_global(hw, teff) * GB), 0);
+        atomics_global(a, "global aggregation (block merges, overflow rows)", merges * A, teff, g * 8.0 * A);
         temp += 2 * fmax(g, 1024) * (kb + 4.0);
         seq(a, "write groups", out);
     }
