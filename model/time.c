@@ -226,13 +226,14 @@ static void gather_clustered(acc *a, const char *what, double m, int w)
     a->kernels += 1;
 }
 
-/* Radix bits so that each partition's build side fits a shared-memory hash
- * table at load factor 1/2 (two blocks per SM share the SM's memory). */
-static int partition_bits(const gj_hw *hw, double rows, int entry_bytes)
+/* PHJ's radix bits, as operators/join_api.cu chooses them: partitions of at
+ * most 2048 build rows (a block's shared-memory table), at most 16 bits (two
+ * 8-bit passes); 0 bits, no partitioning at all, when R is that small. */
+static int partition_bits(double rows)
 {
-    double cap = fmax(hw->smem_per_block / 2, 4096) / (2.0 * entry_bytes);
-    int bits = (int)ceil(log2(fmax(rows / cap, 1)));
-    return bits < 1 ? 1 : bits;
+    int bits = 0;
+    while (bits < 16 && rows / ldexp(1, bits) > 2048) bits++;
+    return bits;
 }
 
 /* Fixed costs: launches and allocations, added to the last phase. */
@@ -277,11 +278,11 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     const int tr = impl == GJ_IMPL_PHJ_TR || impl == GJ_IMPL_SMJ_TR;
     /* GFTR transforms (key, first payload) pairs; GFUR (key, 4-byte id). */
     const int rv = tr && pr ? pb : 4, sv = tr && ps ? pb : 4;
-    const int bits = partition_bits(hw, R, kb + 4);
+    const int bits = partition_bits(R);
     double temp = 0;
 
     begin(a, "transform");
-    if (impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) {
+    if ((impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) && bits > 0) {
         partition(a, "partition R (key, first column)", R, kb, rv, bits);
         partition(a, "partition S (key, first column)", S, kb, sv, bits);
         temp = 2 * (R * (kb + rv) + S * (kb + sv));
@@ -321,6 +322,17 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         double sec = stream / (hw->bw_seq * GB);
         term(a, sec >= onchip ? GJ_TERM_SEQ : GJ_TERM_HASH, "stream transformed keys, write matches",
              MAXF(sec, onchip), stream);
+        if (impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) {
+            /* One block per work item, a (4096-row R chunk, 4096-row S chunk)
+             * pair of a partition, in a count and a write pass; each builds
+             * its table and synchronises: about a launch latency per item
+             * and pass, two blocks per SM at a time. Dominant when a small
+             * R meets a large S in few partitions. */
+            double parts = ldexp(1, bits);
+            double items = parts * ceil(R / parts / 4096) * ceil(S / parts / 4096);
+            term(a, GJ_TERM_FIXED, "work items (table per chunk pair, two passes)",
+                 items * 2 * hw->launch_us * 1e-6 / fmax(2 * hw->sm_count, 1), 0);
+        }
         temp += M * 8;
         a->kernels += 3;
         a->allocs += 2;
@@ -333,8 +345,9 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         int extra = (pr > 1 ? pr - 1 : 0) + (ps > 1 ? ps - 1 : 0);
         for (int c = 0; c < extra; c++) {
             double n = c < (pr > 1 ? pr - 1 : 0) ? R : S;
-            if (impl == GJ_IMPL_PHJ_TR)
-                partition(a, "partition payload columns with the key", n, kb, pb, bits);
+            if (impl == GJ_IMPL_PHJ_TR) {
+                if (bits > 0) partition(a, "partition payload columns with the key", n, kb, pb, bits);
+            }
             else
                 sort_full(a, "sort payload columns with the key", n, kb, pb);
         }
