@@ -201,35 +201,17 @@ typedef struct gb_input {
     gj_dtable t;
 } gb_input;
 
-static void input_free(gb_input *in)
-{
-    cudaFree(in->t.key.data);
-    for (int i = 0; i < GJ_MAX_PAYLOADS; i++) cudaFree(in->t.payload[i].data);
-    memset(in, 0, sizeof *in);
-}
+static void input_free(gb_input *in) { gj_dtable_free(&in->t); }
 
+/* Paper 000 Sec. 5.2.1's input (gj_groupby_generate: the one validate and
+ * bench use too), keys shifted by --key-offset. */
 static int input_make(const gb_opts *o, const gj_workload *w, gb_input *in, gj_ctx *ctx)
 {
-    int rc = GJ_OK;
-    memset(in, 0, sizeof *in);
-    uint64_t n = w->rows;
-    in->t.rows = n;
-    in->t.key.width = w->key_bytes;
-    if (cudaMalloc(&in->t.key.data, n * w->key_bytes) != cudaSuccess) { rc = gj_seterr(ctx, GJ_ERR_INFEASIBLE, "cudaMalloc keys"); goto done; }
-    rc = w->zipf > 0 ? gj_gen_zipf_keys(in->t.key.data, w->key_bytes, n, w->groups, w->zipf, o->seed, NULL, ctx)
-                     : gj_gen_uniform_keys(in->t.key.data, w->key_bytes, n, w->groups, o->seed, NULL, ctx);
-    if (rc) goto done;
-    if (o->key_offset && (rc = gj_gen_offset_keys(in->t.key.data, w->key_bytes, n, o->key_offset, NULL, ctx))) goto done;
-    in->t.n_payloads = w->n_aggs;
-    for (int i = 0; i < w->n_aggs; i++) {
-        gj_column *c = &in->t.payload[i];
-        c->width = w->payload_bytes;
-        c->type = o->isfloat ? GJ_DT_FLOAT : GJ_DT_INT;
-        if (cudaMalloc(&c->data, n * c->width) != cudaSuccess) { rc = gj_seterr(ctx, GJ_ERR_INFEASIBLE, "cudaMalloc payload"); goto done; }
-        if ((rc = gj_gen_values(c->data, c->width, c->type, n, o->seed + 1 + i, NULL, ctx))) goto done;
-    }
-    if (cudaDeviceSynchronize() != cudaSuccess) rc = gj_seterr(ctx, GJ_ERR_CUDA, "generation failed");
-done:
+    int rc = gj_groupby_generate(w, o->seed, o->isfloat, &in->t, ctx);
+    if (rc == GJ_OK && o->key_offset &&
+        (rc = gj_gen_offset_keys(in->t.key.data, w->key_bytes, w->rows, o->key_offset, NULL, ctx)) == GJ_OK &&
+        cudaDeviceSynchronize() != cudaSuccess)
+        rc = gj_seterr(ctx, GJ_ERR_CUDA, "shifting the keys failed");
     if (rc) input_free(in);
     return rc;
 }
