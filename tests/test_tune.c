@@ -169,7 +169,7 @@ static void test_recovers_known_correction(void **state)
     assert_non_null(t);
     assert_int_equal(rep.n_used, n);
     assert_true(rep.improved);
-    assert_true(rep.holdout_before > 0.1);
+    if (!(rep.holdout_before > 0.05)) fail_msg("untuned held-out error %g: the synthetic truth should be far", rep.holdout_before);
     assert_true(rep.holdout_after < 0.005);
     const gj_tune_impl *ti = find(&rep, GJ_IMPL_PHJ_TR);
     assert_non_null(ti);
