@@ -323,13 +323,13 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         term(a, sec >= onchip ? GJ_TERM_SEQ : GJ_TERM_HASH, "stream transformed keys, write matches",
              MAXF(sec, onchip), stream);
         if (impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) {
-            /* One block per work item, a (4096-row R chunk, 4096-row S chunk)
-             * pair of a partition, in a count and a write pass; each builds
-             * its table and synchronises: about a launch latency per item
-             * and pass, two blocks per SM at a time. Dominant when a small
-             * R meets a large S in few partitions. */
+            /* One block per work item, a (4096-row R chunk, 16384-row S
+             * chunk) pair of a partition, in a count and a write pass; each
+             * builds its table and synchronises: about a launch latency per
+             * item and pass, two blocks per SM at a time. Dominant when a
+             * small R meets a large S in few partitions. */
             double parts = ldexp(1, bits);
-            double items = parts * ceil(R / parts / 4096) * ceil(S / parts / 4096);
+            double items = parts * ceil(R / parts / 4096) * ceil(S / parts / 16384);
             term(a, GJ_TERM_FIXED, "work items (table per chunk pair, two passes)",
                  items * 2 * hw->launch_us * 1e-6 / fmax(2 * hw->sm_count, 1), 0);
         }

@@ -29,8 +29,12 @@ using namespace gjj;
  *   (key, packed 2 x 4 B) both sides incl. packing 6.74 ms;
  *   COUNT incl. bounds/items/scans 1.61 ms = 2^28 keys at 167 Gkeys/s;
  *   WRITE (GFTR, unique) 2.66 ms = 5.8 GB at 2.2 TB/s. */
+/* SC: S rows per work item. 16384 rather than 4096: a block's fixed cost
+ * (table build, syncs, reduce) dominated when a small R met a large S in few
+ * partitions (624 x 2^26 rows: match 1.20 -> 0.66 ms on the H200, W1-W4
+ * unchanged, 2026-11-22, bench/probe_device.sh). */
 struct PhjPolicy {
-    enum { MAX_BITS = 16, TARGET = 2048, THREADS = 512, RC = 4096, SC = 4096 };
+    enum { MAX_BITS = 16, TARGET = 2048, THREADS = 512, RC = 4096, SC = 16384 };
 };
 /* Radix partition of (key, value) on <= 16 low bits (join_partition.cuh):
  * LSD passes of <= 8 bits, tiles of THREADS * ITEMS rows (CUB onesweep's
