@@ -39,6 +39,9 @@ def main():
         print(f"{a.exported}: not a tuned profile (origin {d.get('origin')!r}, no fits)", file=sys.stderr)
         return 1
     d["name"], d["version"], d["origin"] = "h200-tuned", 1, "builtin"
+    # parameters and device come from h200-measured (the entry's base)
+    d.pop("params", None)
+    d.pop("device", None)
     d["notes"] = ("h200-measured refitted by gjadvise tune on the default validate grid measured on an "
                   "NVIDIA H200 (bench/validate_device.sh; bench/RESULTS.md, Validation); held-out median "
                   "|err| %.1f%%" % (100 * d["fit_error"]))

@@ -355,6 +355,9 @@ static int builtin_a100(gj_profile *p)
 typedef struct gj_builtin_entry {
     const char *name;
     const char *json;
+    const char *base; /* NULL, or the built-in whose parameters and device it
+                         shares: json then carries only its own identity and
+                         learned corrections (fits) */
 } gj_builtin_entry;
 extern const gj_builtin_entry gj_builtin_profiles[];
 extern const int gj_builtin_profiles_count;
@@ -380,8 +383,29 @@ int gj_profile_builtin(const char *name, gj_profile **out)
         }
         return rc;
     }
-    for (int i = 0; i < gj_builtin_profiles_count; i++)
-        if (!strcmp(gj_builtin_profiles[i].name, name))
-            return gj_profile_from_json(gj_builtin_profiles[i].json, out, NULL);
+    for (int i = 0; i < gj_builtin_profiles_count; i++) {
+        const gj_builtin_entry *e = &gj_builtin_profiles[i];
+        if (strcmp(e->name, name)) continue;
+        if (!e->base) return gj_profile_from_json(e->json, out, NULL);
+        /* an overlay: the base's parameters and device, its own name,
+         * metadata and corrections */
+        gj_profile *base = NULL, *over = NULL;
+        int rc = gj_profile_builtin(e->base, &base);
+        if (rc == GJ_OK) rc = gj_profile_from_json(e->json, &over, NULL);
+        if (rc == GJ_OK) {
+            gj_strlcpy(base->name, over->name, sizeof base->name);
+            gj_strlcpy(base->origin, over->origin, sizeof base->origin);
+            gj_strlcpy(base->created, over->created, sizeof base->created);
+            gj_strlcpy(base->notes, over->notes, sizeof base->notes);
+            base->version = over->version;
+            base->fit_error = over->fit_error;
+            memcpy(base->fit, over->fit, sizeof base->fit);
+            *out = base;
+            base = NULL;
+        }
+        gj_profile_free(base);
+        gj_profile_free(over);
+        return rc;
+    }
     return GJ_ERR_NOTFOUND;
 }

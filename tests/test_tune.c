@@ -393,6 +393,27 @@ static void test_advisor_uses_fit(void **state)
     gj_profile_free(p);
 }
 
+/* The built-in h200-tuned is h200-measured's physics plus learned
+ * corrections for every implementation. */
+static void test_builtin_tuned(void **state)
+{
+    (void)state;
+    gj_profile *m = h200(), *t = NULL;
+    assert_int_equal(gj_profile_builtin("h200-tuned", &t), GJ_OK);
+    assert_string_equal(gj_profile_name(t), "h200-tuned");
+    assert_string_equal(gj_profile_origin(t), "builtin");
+    assert_memory_equal(gj_profile_hw(t), gj_profile_hw(m), sizeof(gj_hw));
+    assert_string_equal(gj_profile_device(t)->name, gj_profile_device(m)->name);
+    assert_true(gj_profile_fit_error(t) > 0 && gj_profile_fit_error(t) < 0.2);
+    for (int i = 0; i < GJ_IMPL_COUNT; i++) {
+        gj_fit f;
+        assert_int_equal(gj_profile_get_fit(t, (gj_impl)i, &f), GJ_OK);
+        if (!f.set) fail_msg("h200-tuned: %s has no correction", gj_impl_name((gj_impl)i));
+    }
+    gj_profile_free(t);
+    gj_profile_free(m);
+}
+
 /* The command as a user meets it: a store with a log, tune saves a new
  * version only when it is better, diff shows it, recommend uses it. */
 static void test_cli_tune(void **state)
@@ -480,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_fit_json),
         cmocka_unit_test(test_advisor_uses_fit),
+        cmocka_unit_test(test_builtin_tuned),
         cmocka_unit_test(test_cli_tune),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
