@@ -91,7 +91,7 @@ static double bw_lines(const gj_hw *hw, double u)
  * the time is the sum of both shares' times). */
 static double l2_blend(const gj_hw *hw, double in_l2, double beyond, double footprint)
 {
-    double h = footprint > 0 ? fmin(1, hw->l2_bytes / footprint) : 1;
+    double h = footprint > 0 ? fmin(1, hw->l2_bytes / 2 / footprint) : 1;
     return 1 / (h / in_l2 + (1 - h) / beyond);
 }
 
@@ -158,9 +158,16 @@ static void atomics_global(acc *a, const char *what, double n, double targets, d
     const double xs[] = {0, 5, 10, 20};
     const double ys[] = {hw->atom_g_t1, hw->atom_g_t32, hw->atom_g_t1k, hw->atom_g_t1m};
     double r = interp_log2(targets, xs, ys, 4);
-    double h = footprint > 0 ? fmin(1, hw->l2_bytes / footprint) : 1;
+    double h = footprint > 0 ? fmin(1, hw->l2_bytes / 2 / footprint) : 1;
     term(a, GJ_TERM_ATOMIC, what, n * h / (r * GB), 0);
     if (h < 1) term(a, GJ_TERM_GATHER, what, n * (1 - h) / (fmin(r, hw->bw_rand / 4) * GB), 0);
+}
+
+/* n ids handed out by one global counter (a new group's slot in the output):
+ * every update hits the same address, at the single-target atomic rate. */
+static void counter(acc *a, const char *what, double n)
+{
+    term(a, GJ_TERM_ATOMIC, what, n / (a->hw->atom_g_t1 * GB), 0);
 }
 
 /* Sequential traffic at B_G. */
@@ -420,6 +427,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         if (A > 2 || pb != 4)
             term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * A / (atom_shared(hw, fmax(teff, 1)) * GB), 0);
         term(a, GJ_TERM_HASH, "merge block tables into the global table", blocks * gm / (hw->ht_build_l2 * GB), 0);
+        counter(a, "output slots of new groups from one counter", g);
         atomics_global(a, "merge block aggregates", blocks * gm * A, g, g * 8.0 * A);
         seq(a, "clear the global table, write groups", 2 * 65536.0 * (kb + 4) + out);
         temp = 2 * 65536.0 * (kb + 4);
@@ -427,15 +435,19 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         a->allocs += 3 + A;
         begin(a, "aggregate");
     } else if (impl == GJ_IMPL_HASH_GLOBAL || impl == GJ_IMPL_HGB) {
-        /* group: insert every key into a global table sized by |R|; its g
-         * non-empty entries stay in L2 while they fit. */
-        double table = 2 * N * (kb + 4);
+        /* group: insert every key into a global table, sized by |R| for
+         * cuDF's HASH-GLOBAL and by the group count for HGB (2g slots, at
+         * least 1024); its g non-empty entries stay in L2 while they fit. */
+        double table = impl == GJ_IMPL_HGB ? 2 * fmax(g, 512) * (kb + 4) : 2 * N * (kb + 4);
         double hot = g * (kb + 4);
         /* each non-empty entry sits in its own 32-byte sector of the table */
-        double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, fmax(hot, g * 32.0));
+        /* cuDF updates its sparse arrays in the same pass: they compete */
+        double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm,
+                               fmax(hot, g * 32.0 * (impl == GJ_IMPL_HASH_GLOBAL ? A + 1 : 1)));
         begin(a, "group");
         seq(a, "read keys", N * kb);
         term(a, GJ_TERM_HASH, "hash-table insert-or-find", N / (rate * GB), 0);
+        if (impl == GJ_IMPL_HGB) counter(a, "dense group ids from one counter", g);
         seq(a, "clear the table", table);
         temp = table;
         a->kernels += 2;
@@ -446,15 +458,19 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             /* cuDF: atomics into sparse arrays of |R| entries, contended by
              * the hot groups; then gather the g aggregates (Sec. 3.2.1). */
             /* each group's slot sits in its own 32-byte sector of each
-             * sparse array: the L2 holds g * 32 * A bytes of them at most */
-            atomics_global(a, "global atomics into sparse arrays", N * A, teff, g * 32.0 * A);
+             * sparse array, and the table's entry in another: g * 32 *
+             * (A + 1) bytes compete for the L2 */
+            atomics_global(a, "global atomics into sparse arrays", N * A, teff, g * 32.0 * (A + 1));
             seq(a, "scan the table for groups", table);
+            counter(a, "compact the groups through one counter", g);
             gather(a, "gather aggregates", g * A, 8, N, 32, 0);
             temp += N * A * 8.0;
         } else {
             /* Algorithm 1: group ids written in the insert pass, then dense
              * aggregation in shared memory when g fits, else global. */
-            seq(a, "write and read group ids", N * 8.0 + N * 4.0);
+            /* ids of 1, 2 or 4 bytes by the group count, written then read */
+            double gw = g <= 255 ? 1 : g <= 65535 ? 2 : 4;
+            seq(a, "write and read group ids", 2 * N * gw);
             gather(a, "look up group ids", N, 4, g, gj_warp_distinct(g, z), z);
             if (smem_aggs <= hw->smem_per_block) {
                 double blocks = hw->sm_count * 2;
@@ -544,6 +560,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         double merges = chunks * fmin(gc, limit) + N * over;
         double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, 2 * g * (kb + 4.0));
         term(a, GJ_TERM_HASH, "global table inserts (block merges, overflow rows)", merges / (rate * GB), 0);
+        counter(a, "output slots of new groups from one counter", g);
         atomics_global(a, "global aggregation (block merges, overflow rows)", merges * A, teff, g * 8.0 * A);
         temp += 2 * fmax(g, 1024) * (kb + 4.0);
         seq(a, "write groups", out);
