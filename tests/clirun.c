@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -34,4 +35,25 @@ int gj_test_run(char *out, size_t n, const char *dir, const char *const *args)
     out[got] = 0;
     if (f) fclose(f);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int gj_test_scratch(char *tmpl)
+{
+    char db[512];
+    if (!mkdtemp(tmpl)) return -1;
+    snprintf(db, sizeof db, "%s/none.db", tmpl);
+    return setenv("GJADVISE_DB", db, 1);
+}
+
+int gj_test_scratch_free(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int gj_test_have_bin(void)
+{
+    const char *bin = getenv("GJ_BIN");
+    return bin && access(bin, X_OK) == 0;
 }

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *bin;
 static char tmpdir[] = "/tmp/gjcli-XXXXXX";
 
 /* Run $GJ_BIN (tests/clirun.c), output into out, scratch in tmpdir. */
@@ -23,26 +22,18 @@ static char tmpdir[] = "/tmp/gjcli-XXXXXX";
 static int setup(void **state)
 {
     (void)state;
-    bin = getenv("GJ_BIN");
-    if (!mkdtemp(tmpdir)) return -1;
-    /* never touch the user's store */
-    char db[96];
-    snprintf(db, sizeof db, "%s/none.db", tmpdir);
-    setenv("GJADVISE_DB", db, 1);
-    return 0;
+    return gj_test_scratch(tmpdir);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return gj_test_scratch_free(tmpdir);
 }
 
 #define NEED_BIN()                                      \
     do {                                                \
-        if (!bin || access(bin, X_OK)) skip();          \
+        if (!gj_test_have_bin()) skip();                \
     } while (0)
 
 static void test_recommend_default(void **state)

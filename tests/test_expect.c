@@ -16,7 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *bin;
 static char tmpdir[] = "/tmp/gjexpect-XXXXXX";
 static char path_buf[16][128];
 
@@ -37,25 +36,18 @@ static const char *fixture(int slot, const char *name, const char *text)
 static int setup(void **state)
 {
     (void)state;
-    bin = getenv("GJ_BIN");
-    if (!mkdtemp(tmpdir)) return -1;
-    char db[96];
-    snprintf(db, sizeof db, "%s/none.db", tmpdir);
-    setenv("GJADVISE_DB", db, 1);
-    return 0;
+    return gj_test_scratch(tmpdir);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return gj_test_scratch_free(tmpdir);
 }
 
 #define NEED_BIN()                                      \
     do {                                                \
-        if (!bin || access(bin, X_OK)) skip();          \
+        if (!gj_test_have_bin()) skip();                \
     } while (0)
 
 /* Join fixture: R(key, r1), S(key, s1, s2). By hand: keys 1 (one R row, two
