@@ -257,35 +257,55 @@ __global__ __launch_bounds__(THREADS) void phj_match_kernel(
     u64 mine = 0, base = WRITE ? cnt_off[item] : 0;
     int many = !one_chunk;
     if (WRITE && threadIdx.x == 0) s_running = 0;
-    for (uint32_t t0 = s0; t0 < s1; t0 += THREADS) {
+    if (!WRITE) {
+        /* COUNT: PV rows a thread per round, their keys loaded together
+         * (memory-level parallelism: one load in flight left the pass
+         * latency-bound when a small R meets a long S chunk) */
+        constexpr int PV = 4;
+        for (uint32_t t0 = s0; t0 < s1; t0 += THREADS * PV) {
+            K kv[PV];
+#pragma unroll
+            for (int v = 0; v < PV; v++) {
+                uint32_t s = t0 + v * THREADS + threadIdx.x;
+                kv[v] = s < s1 ? sk[s] : 0;
+            }
+#pragma unroll
+            for (int v = 0; v < PV; v++) {
+                uint32_t s = t0 + v * THREADS + threadIdx.x;
+                if (s >= s1) break;
+                u64 c = 0;
+                uint32_t f = EMPTY;
+                for (uint32_t h = hslot((u64)kv[v] >> shift, bits); tid[h] != EMPTY; h = (h + 1) & smask)
+                    if (tk[h] == kv[v]) {
+                        f = c ? f : tid[h];
+                        c++;
+                    }
+                mine += c;
+                many |= c > 1;
+                if (one_chunk) first[s] = f;
+            }
+        }
+    }
+    /* WRITE: one row a thread per round, output positions by a block scan */
+    for (uint32_t t0 = s0; WRITE && t0 < s1; t0 += THREADS) {
         uint32_t s = t0 + threadIdx.x;
         u64 c = 0;
         K k = 0;
-        uint32_t h0 = 0, f = EMPTY;
+        uint32_t h0 = 0;
         if (s < s1) {
             k = sk[s];
             h0 = hslot((u64)k >> shift, bits);
+            for (uint32_t h = h0; tid[h] != EMPTY; h = (h + 1) & smask) c += tk[h] == k;
+        }
+        u64 pre, agg;
+        __syncthreads();
+        BS(tmp.scan).ExclusiveSum(c, pre, agg);
+        u64 o = base + s_running + pre;
+        if (c)
             for (uint32_t h = h0; tid[h] != EMPTY; h = (h + 1) & smask)
-                if (tk[h] == k) {
-                    f = c ? f : tid[h];
-                    c++;
-                }
-        }
-        if (!WRITE) {
-            mine += c;
-            many |= c > 1;
-            if (one_chunk && s < s1) first[s] = f;
-        } else {
-            u64 pre, agg;
-            __syncthreads();
-            BS(tmp.scan).ExclusiveSum(c, pre, agg);
-            u64 o = base + s_running + pre;
-            if (c)
-                for (uint32_t h = h0; tid[h] != EMPTY; h = (h + 1) & smask)
-                    if (tk[h] == k) emit_row<K>(e, o++, k, tid[h], s);
-            __syncthreads();
-            if (threadIdx.x == 0) s_running += agg;
-        }
+                if (tk[h] == k) emit_row<K>(e, o++, k, tid[h], s);
+        __syncthreads();
+        if (threadIdx.x == 0) s_running += agg;
     }
     if (!WRITE) {
         many = __syncthreads_or(many);
