@@ -61,33 +61,30 @@ static void help(void)
 static int pick_device(const char *cmd, const gj_profile *p, const gj_exec_record *rows, int n,
                        const char **uuid)
 {
-    const char *mine = gj_profile_device(p)->uuid, *only = NULL;
-    int distinct = 0;
+    enum { MAX_GPUS = 64 };
+    const char *mine = gj_profile_device(p)->uuid, *seen[MAX_GPUS];
+    int count[MAX_GPUS], distinct = 0;
     *uuid = NULL;
     for (int i = 0; i < n; i++) {
-        if (*mine && !strcmp(rows[i].device_uuid, mine)) {
+        const char *u = rows[i].device_uuid;
+        if (*mine && !strcmp(u, mine)) {
             *uuid = mine;
             return 0;
         }
-        if (!only || strcmp(only, rows[i].device_uuid)) {
-            int seen = 0;
-            for (int j = 0; j < i && !seen; j++) seen = !strcmp(rows[j].device_uuid, rows[i].device_uuid);
-            if (!seen) distinct++, only = rows[i].device_uuid;
-        }
+        int k = 0;
+        while (k < distinct && strcmp(seen[k], u)) k++;
+        if (k == distinct && distinct < MAX_GPUS) seen[distinct] = u, count[distinct++] = 0;
+        if (k < distinct) count[k]++;
     }
     if (distinct <= 1) {
-        *uuid = only;
+        *uuid = distinct ? seen[0] : NULL;
         return 0;
     }
-    fprintf(stderr, "gjadvise %s: the log holds runs of %d GPUs and none is %s's; choose one with "
-                    "--device UUID (or --device any):\n", cmd, distinct, gj_profile_name(p));
-    for (int i = 0; i < n; i++) {
-        int seen = 0, count = 0;
-        for (int j = 0; j < i && !seen; j++) seen = !strcmp(rows[j].device_uuid, rows[i].device_uuid);
-        if (seen) continue;
-        for (int j = i; j < n; j++) count += !strcmp(rows[j].device_uuid, rows[i].device_uuid);
-        fprintf(stderr, "  %s  %d executions\n", rows[i].device_uuid[0] ? rows[i].device_uuid : "(none)", count);
-    }
+    fprintf(stderr, "gjadvise %s: the log holds runs of %d%s GPUs and none is %s's; choose one with "
+                    "--device UUID (or --device any):\n", cmd, distinct,
+            distinct == MAX_GPUS ? " or more" : "", gj_profile_name(p));
+    for (int k = 0; k < distinct; k++)
+        fprintf(stderr, "  %s  %d executions\n", seen[k][0] ? seen[k] : "(none)", count[k]);
     return GJ_EXIT_USAGE;
 }
 

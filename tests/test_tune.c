@@ -479,6 +479,23 @@ static void test_cli_tune(void **state)
     assert_non_null(strstr(out, "\"saved\":false"));
     assert_int_equal(GJ_RUN(out, dir, "profiles", "show", "h200-measured@3", "--db", db), 2);
 
+    /* Runs of two GPUs, neither the profile's (v1 describes the H200 it was
+     * calibrated on; v2 took GPU-synth's identity from its runs): the user
+     * must choose. */
+    gj_exec_record other = rows[0];
+    snprintf(other.device_uuid, sizeof other.device_uuid, "GPU-other");
+    assert_int_equal(gj_db_open(db, GJ_DB_OPEN_EXISTING, &d, NULL), GJ_OK);
+    assert_int_equal(gj_db_exec_log(d, &other, NULL), GJ_OK);
+    gj_db_close(d);
+    assert_int_equal(GJ_RUN(out, dir, "tune", "--profile", "h200-measured@1", "--db", db, "--dry-run"), 2);
+    assert_non_null(strstr(out, "2 GPUs"));
+    assert_non_null(strstr(out, "GPU-other  1 executions"));
+    assert_non_null(strstr(out, "GPU-synth"));
+    assert_int_equal(GJ_RUN(out, dir, "tune", "--profile", "h200-measured@1", "--db", db, "--dry-run",
+                            "--device", "GPU-synth"), 0);
+    assert_int_equal(GJ_RUN(out, dir, "tune", "--profile", "h200-measured", "--db", db, "--dry-run"), 0);
+    assert_non_null(strstr(out, "learning from GPU-synth"));
+
     /* Filters that match nothing. */
     assert_int_equal(GJ_RUN(out, dir, "tune", "--profile", "h200-measured", "--db", db, "--tag",
                             "nothing:"), 1);
