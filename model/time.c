@@ -167,7 +167,7 @@ static void atomics_global(acc *a, const char *what, double n, double targets, d
  * every update hits the same address, at the single-target atomic rate. */
 static void counter(acc *a, const char *what, double n)
 {
-    term(a, GJ_TERM_ATOMIC, what, n / (a->hw->atom_g_t1 * GB), 0);
+    term(a, GJ_TERM_HASH, what, n / (a->hw->atom_g_t1 * GB), 0);
 }
 
 /* Sequential traffic at B_G. */
