@@ -211,7 +211,7 @@ static void sort_full(acc *a, const char *what, double n, int kb, int vb)
 static void gather(acc *a, const char *what, double m, int w, double src, double u, double z)
 {
     const gj_hw *hw = a->hw;
-    double per = m * fmax(w, 4) * fmin(w, 4) / 4; /* bytes at 4-byte-access rates */
+    double per = m * 4.0; /* one 4-byte-equivalent access each (Sec. 5.1.8) */
     double rnd;
     if (src * w <= hw->l1_bytes / 2) {
         rnd = per / (fmin(hw->bw_l1, hw->bw_l1_rand * 32 / u) * GB);
