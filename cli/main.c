@@ -13,7 +13,7 @@ static const struct {
 } commands[] = {
     {"recommend", gj_cli_recommend, "rank join or group-by implementations for a workload"},
     {"model", gj_cli_model, "print the paper's thresholds and Table 2 for a profile"},
-    {"profiles", gj_cli_profiles, "list, show, export and import GPU profiles"},
+    {"profiles", gj_cli_profiles, "list, show, diff, export and import GPU profiles"},
     {"run", gj_cli_run, "execute an implementation on the GPU and compare with the model"},
     {"bench", gj_cli_bench, "sweep a workload parameter over every implementation, as CSV"},
     {"calibrate", gj_cli_calibrate, "measure the local GPU and store its profile"},
