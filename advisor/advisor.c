@@ -9,22 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const gj_impl join_impls[] = {GJ_IMPL_PHJ_UR, GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_UR,
-                                     GJ_IMPL_SMJ_TR, GJ_IMPL_NPHJ};
-static const gj_impl gb_impls[] = {GJ_IMPL_HGB,    GJ_IMPL_SGB_UR, GJ_IMPL_SGB_TR,
-                                   GJ_IMPL_SGB_DE_TR, GJ_IMPL_PGB_UR, GJ_IMPL_PGB_TR,
-                                   GJ_IMPL_HASH_GLOBAL};
-
-static const gj_impl *impls_of(gj_op op, int *n)
-{
-    if (op == GJ_OP_JOIN) {
-        *n = (int)(sizeof join_impls / sizeof join_impls[0]);
-        return join_impls;
-    }
-    *n = (int)(sizeof gb_impls / sizeof gb_impls[0]);
-    return gb_impls;
-}
-
 static int by_time(const void *x, const void *y)
 {
     const gj_estimate *a = x, *b = y;
@@ -36,7 +20,7 @@ static int by_time(const void *x, const void *y)
 static int rank_all(const gj_workload *w, const gj_profile *p, gj_estimate *est, int *n)
 {
     int count, feasible = 0;
-    const gj_impl *list = impls_of(w->op, &count);
+    const gj_impl *list = gj_impls_of(w->op, &count);
     for (int i = 0; i < count; i++) {
         gj_profile_estimate(list[i], w, p, &est[i], NULL);
         feasible += est[i].feasible;

@@ -3,17 +3,12 @@
  * picks the minimax-regret implementation and notes where the fastest one
  * changes. Pure computation, no state outside the caller's structs. */
 #include "common/internal.h"
+#include "model/model.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const gj_impl join_impls[] = {GJ_IMPL_PHJ_UR, GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_UR,
-                                     GJ_IMPL_SMJ_TR, GJ_IMPL_NPHJ};
-static const gj_impl gb_impls[] = {GJ_IMPL_HGB,    GJ_IMPL_SGB_UR, GJ_IMPL_SGB_TR,
-                                   GJ_IMPL_SGB_DE_TR, GJ_IMPL_PGB_UR, GJ_IMPL_PGB_TR,
-                                   GJ_IMPL_HASH_GLOBAL};
 
 /* The dimensions that may be uncertain. */
 typedef enum { D_R_ROWS, D_S_ROWS, D_MATCH, D_OUT, D_ROWS, D_GROUPS, D_ZIPF, D_COUNT } dim_id;
@@ -230,9 +225,8 @@ int gj_advise_range(const gj_workload_range *r, const gj_profile *p, gj_range_pl
 
     gj_range_plan res;
     memset(&res, 0, sizeof res);
-    const gj_impl *list = r->lo.op == GJ_OP_JOIN ? join_impls : gb_impls;
-    int n = r->lo.op == GJ_OP_JOIN ? (int)(sizeof join_impls / sizeof join_impls[0])
-                                   : (int)(sizeof gb_impls / sizeof gb_impls[0]);
+    int n;
+    const gj_impl *list = gj_impls_of(r->lo.op, &n);
     dim_id cand[D_COUNT], var[D_COUNT];
     int nc = op_dims(r->lo.op, cand), nv = 0;
     for (int i = 0; i < nc; i++)

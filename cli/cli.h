@@ -58,8 +58,6 @@ int gj_cli_parse_workload(const char *cmd, int argc, char **argv, gj_workload *w
 /* Parse "max,sum,count-distinct" into w->aggs. 0 or GJ_EXIT_USAGE. */
 int gj_cli_parse_aggs(const char *cmd, const char *list, gj_workload *w);
 
-/* qsort comparator for doubles (medians of repeated runs). */
-int gj_cli_cmp_double(const void *a, const void *b);
 /* For run/bench: require a GPU (exit 3), open the store for the execution
  * log unless no_log (a note when it cannot), pick the profile. Returns an
  * exit code; *db may be NULL afterwards. */

@@ -488,12 +488,9 @@ static int measure(gj_impl impl, const gb_input *in, const gj_workload *w, int r
         p1[r] = t.ms[1];
         if (t.peak_bytes > m->peak) m->peak = t.peak_bytes;
     }
-    qsort(tot, repeat, sizeof *tot, gj_cli_cmp_double);
-    qsort(p0, repeat, sizeof *p0, gj_cli_cmp_double);
-    qsort(p1, repeat, sizeof *p1, gj_cli_cmp_double);
-    m->ms = tot[repeat / 2];
-    m->phase[0] = p0[repeat / 2];
-    m->phase[1] = p1[repeat / 2];
+    m->ms = gj_median(tot, repeat);
+    m->phase[0] = gj_median(p0, repeat);
+    m->phase[1] = gj_median(p1, repeat);
 done:
     free(tot);
     free(p0);

@@ -377,9 +377,7 @@ static int measure(gj_impl impl, const jn_input *in, int repeat, int check, cons
         if (t.peak_bytes > m->peak) m->peak = t.peak_bytes;
     }
     for (int p = 0; p < 4; p++) {
-        qsort(v + p * repeat, repeat, sizeof *v, gj_cli_cmp_double);
-        double med = repeat % 2 ? v[p * repeat + repeat / 2]
-                                : 0.5 * (v[p * repeat + repeat / 2 - 1] + v[p * repeat + repeat / 2]);
+        double med = gj_median(v + p * repeat, repeat);
         if (p == 0) m->ms = med; else m->phase[p - 1] = med;
     }
 done:

@@ -189,12 +189,6 @@ int gj_cli_pick_profile(const char *cmd, const char *db_flag, const char *name, 
     return GJ_EXIT_OK;
 }
 
-int gj_cli_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int gj_cli_exec_setup(const char *cmd, const char *db_flag, const char *profile, int no_log,
                       gj_profile **prof, gj_db **db, char *note, size_t note_n)
 {

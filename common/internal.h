@@ -23,6 +23,10 @@ void gj_strlcpy(char *dst, const char *src, size_t n);
 /* Current time as ISO 8601 UTC ("2026-11-22T13:27:00Z"). */
 void gj_now_iso(char *buf, size_t n);
 
+/* Median of v[0..n) (mean of the two middle values for even n); sorts v in
+ * place, so v[n - 1] is the maximum afterwards. NaN when n <= 0. */
+double gj_median(double *v, int n);
+
 /* Growable string buffer (JSON writers, tables). Never fails silently: on
  * allocation failure `failed` is set and later appends are ignored. */
 typedef struct gj_sbuf {

@@ -28,7 +28,8 @@ static int sqlite_status(int src)
     return src == SQLITE_NOMEM ? GJ_ERR_NOMEM : GJ_ERR_DB;
 }
 
-int gj_json_walk(sqlite3 *conn, const char *json, gj_json_cb cb, void *ud, gj_ctx *ctx)
+int gj_json_walk(sqlite3 *conn, const char *json, const char *want, gj_json_cb cb, void *ud,
+                 gj_ctx *ctx)
 {
     sqlite3 *own = NULL, *c = conn;
     sqlite3_stmt *st = NULL;
@@ -59,9 +60,9 @@ int gj_json_walk(sqlite3 *conn, const char *json, gj_json_cb cb, void *ud, gj_ct
         goto done;
     }
     const char *top = (const char *)sqlite3_column_text(st, 1);
-    if (!top || strcmp(top, "object") != 0) {
-        rc = gj_seterr(ctx, GJ_ERR_PARSE, "JSON top level is %s: expected an object",
-                       top ? top : "?");
+    if (want && (!top || strcmp(top, want) != 0)) {
+        rc = gj_seterr(ctx, GJ_ERR_PARSE, "JSON top level is %s: expected an %s",
+                       top ? top : "?", want);
         goto done;
     }
     sqlite3_finalize(st);

@@ -29,10 +29,12 @@ typedef struct gj_json_node {
 typedef int (*gj_json_cb)(void *ud, const gj_json_node *node, gj_ctx *ctx);
 
 /* Walk `json`. conn: an open SQLite connection to run the JSON functions on,
- * or NULL to open a private in-memory one. Rejects text that is not valid
- * JSON, whose top level is not an object, or with a string holding NUL.
+ * or NULL to open a private in-memory one. top: the type the top level must
+ * have ("object", "array"), or NULL for any. Rejects text that is not valid
+ * JSON, whose top level is not `top`, or with a string holding NUL.
  * Returns GJ_OK, the callback's status, GJ_ERR_PARSE, GJ_ERR_NOMEM, GJ_ERR_DB. */
-int gj_json_walk(sqlite3 *conn, const char *json, gj_json_cb cb, void *ud, gj_ctx *ctx);
+int gj_json_walk(sqlite3 *conn, const char *json, const char *top, gj_json_cb cb, void *ud,
+                 gj_ctx *ctx);
 
 /* Strict conversions of a number node's literal; each sets ctx naming
  * node->path on failure and returns GJ_OK or GJ_ERR_PARSE / GJ_ERR_INVALID. */

@@ -122,7 +122,7 @@ int gj_workload_from_json_conn(sqlite3 *conn, const char *json, gj_workload *w, 
     memset(&s, 0, sizeof s);
     s.root = s.aggs_id = -1;
     if (!w) return gj_seterr(ctx, GJ_ERR_INVALID, "workload is NULL");
-    if ((rc = gj_json_walk(conn, json, wcb, &s, ctx)) != GJ_OK) return rc;
+    if ((rc = gj_json_walk(conn, json, "object", wcb, &s, ctx)) != GJ_OK) return rc;
     if (!(s.seen & (1u << W_OP)))
         return gj_seterr(ctx, GJ_ERR_PARSE, "workload: key \"op\" missing (\"join\" or \"groupby\")");
     /* Absent fields keep the paper's defaults for that operator. */

@@ -4,11 +4,11 @@
  * SQLite json_tree query into a table of rows; the plan is then walked in C
  * over that table. */
 #include "explain/explain.h"
+#include "db/json.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,86 +53,39 @@ static void jdoc_free(jdoc *d)
     memset(d, 0, sizeof *d);
 }
 
-static char *dup_col(sqlite3_stmt *st, int col, int *oom)
+/* gj_json_walk callback: one row per node, strings copied. */
+static int add_row(void *ud, const gj_json_node *n, gj_ctx *ctx)
 {
-    if (sqlite3_column_type(st, col) == SQLITE_NULL) return NULL;
-    const char *t = (const char *)sqlite3_column_text(st, col);
-    if (!t) {
-        *oom = 1;
-        return NULL;
+    jdoc *d = ud;
+    if (d->n == d->cap) {
+        int cap = d->cap ? 2 * d->cap : 256;
+        jrow *r = realloc(d->r, (size_t)cap * sizeof *r);
+        if (!r) return gj_seterr(ctx, GJ_ERR_NOMEM, "out of memory reading the plan");
+        d->r = r;
+        d->cap = cap;
     }
-    char *s = strdup(t);
-    if (!s) *oom = 1;
-    return s;
+    jrow *r = &d->r[d->n];
+    memset(r, 0, sizeof *r);
+    r->id = n->id;
+    r->parent = n->parent;
+    r->first = r->next = r->last = -1;
+    gj_strlcpy(r->type, n->type, sizeof r->type);
+    d->n++;
+    if ((n->key && !(r->key = strdup(n->key))) || (n->text && !(r->text = strdup(n->text))))
+        return gj_seterr(ctx, GJ_ERR_NOMEM, "out of memory reading the plan");
+    return GJ_OK;
 }
 
 static int load_json(const char *json, jdoc *d, gj_ctx *ctx)
 {
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
     idpair *ids = NULL;
-    int rc = GJ_OK, src, oom = 0;
+    gj_ctx c = {0};
     memset(d, 0, sizeof *d);
-    src = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-    if (src != SQLITE_OK) {
-        rc = gj_seterr(ctx, src == SQLITE_NOMEM ? GJ_ERR_NOMEM : GJ_ERR_DB,
-                       "cannot open an in-memory SQLite for JSON");
-        goto done;
-    }
-    src = sqlite3_prepare_v2(db, "SELECT json_valid(?1)", -1, &st, NULL);
-    if (src != SQLITE_OK || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK ||
-        sqlite3_step(st) != SQLITE_ROW) {
-        rc = gj_seterr(ctx, GJ_ERR_NOMEM, "JSON: %s", sqlite3_errmsg(db));
-        goto done;
-    }
-    if (!sqlite3_column_int(st, 0)) {
-        rc = gj_seterr(ctx, GJ_ERR_PARSE,
-                       "not valid JSON (%zu bytes): expected the output of DuckDB's "
-                       "EXPLAIN (FORMAT JSON)", strlen(json));
-        goto done;
-    }
-    sqlite3_finalize(st);
-    st = NULL;
-    src = sqlite3_prepare_v2(db,
-                             "SELECT id, parent, key, type, "
-                             "CASE WHEN type IN ('integer','real') THEN ?1 -> fullkey "
-                             "WHEN type = 'text' THEN value END "
-                             "FROM json_tree(?1)", -1, &st, NULL);
-    if (src != SQLITE_OK || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK) {
-        rc = gj_seterr(ctx, GJ_ERR_NOMEM, "JSON: %s", sqlite3_errmsg(db));
-        goto done;
-    }
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if (d->n == d->cap) {
-            int cap = d->cap ? 2 * d->cap : 256;
-            jrow *r = realloc(d->r, (size_t)cap * sizeof *r);
-            if (!r) {
-                oom = 1;
-                break;
-            }
-            d->r = r;
-            d->cap = cap;
-        }
-        jrow *r = &d->r[d->n];
-        memset(r, 0, sizeof *r);
-        r->id = sqlite3_column_int64(st, 0);
-        r->parent = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 1);
-        r->key = sqlite3_column_type(st, 2) == SQLITE_TEXT ? dup_col(st, 2, &oom) : NULL;
-        const char *ty = (const char *)sqlite3_column_text(st, 3);
-        gj_strlcpy(r->type, ty ? ty : "null", sizeof r->type);
-        r->text = dup_col(st, 4, &oom);
-        r->first = r->next = r->last = -1;
-        d->n++;
-        if (oom) break;
-    }
-    if (oom) {
-        rc = gj_seterr(ctx, GJ_ERR_NOMEM, "out of memory reading the plan");
-        goto done;
-    }
-    if (src != SQLITE_DONE && src != SQLITE_ROW) {
-        rc = gj_seterr(ctx, GJ_ERR_PARSE, "JSON: %s", sqlite3_errmsg(db));
-        goto done;
-    }
+    int rc = gj_json_walk(NULL, json, NULL, add_row, d, &c);
+    if (rc != GJ_OK)
+        rc = gj_seterr(ctx, rc, "%s%s", c.msg,
+                       rc == GJ_ERR_PARSE ? "; expected the output of DuckDB's EXPLAIN (FORMAT JSON)" : "");
+    if (rc != GJ_OK) goto done;
     /* children lists, in document order */
     ids = malloc((size_t)(d->n ? d->n : 1) * sizeof *ids);
     if (!ids) {
@@ -153,8 +106,6 @@ static int load_json(const char *json, jdoc *d, gj_ctx *ctx)
     }
 done:
     free(ids);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
     if (rc != GJ_OK) jdoc_free(d);
     return rc;
 }

@@ -16,6 +16,8 @@ double gj_warp_distinct(double g, double z);
  * none). */
 int gj_model_estimate_fit(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit,
                           gj_estimate *out, gj_ctx *ctx);
+/* The implementations of operator op, in enum order; their number in *n. */
+const gj_impl *gj_impls_of(gj_op op, int *n);
 /* 1 if impl computes every aggregate of w (count-distinct, median need SGB-*). */
 int gj_impl_supports_aggs(gj_impl impl, const gj_workload *w);
 /* 1 if impl's output is ordered by key without an extra sort. */

@@ -340,7 +340,7 @@ int gj_profile_from_json(const char *json, gj_profile **out, gj_ctx *ctx)
     s->p.version = 1;
     s->p.fit_error = -1;
     gj_strlcpy(s->p.origin, "import", sizeof s->p.origin);
-    if ((rc = gj_json_walk(NULL, json, pcb, s, ctx)) != GJ_OK) goto done;
+    if ((rc = gj_json_walk(NULL, json, "object", pcb, s, ctx)) != GJ_OK) goto done;
     static const int required[] = {T_FORMAT, T_FORMAT_VERSION, T_NAME};
     for (size_t k = 0; k < sizeof required / sizeof required[0]; k++)
         if (!(s->seen & (1u << required[k]))) {

@@ -120,3 +120,18 @@ int gj_impl_parse(const char *s, gj_impl *out)
 }
 
 gj_op gj_impl_op(gj_impl i) { return i <= GJ_IMPL_NPHJ ? GJ_OP_JOIN : GJ_OP_GROUPBY; }
+
+const gj_impl *gj_impls_of(gj_op op, int *n)
+{
+    static const gj_impl join_impls[] = {GJ_IMPL_PHJ_UR, GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_UR,
+                                         GJ_IMPL_SMJ_TR, GJ_IMPL_NPHJ};
+    static const gj_impl gb_impls[] = {GJ_IMPL_HGB,       GJ_IMPL_SGB_UR, GJ_IMPL_SGB_TR,
+                                       GJ_IMPL_SGB_DE_TR, GJ_IMPL_PGB_UR, GJ_IMPL_PGB_TR,
+                                       GJ_IMPL_HASH_GLOBAL};
+    if (op == GJ_OP_JOIN) {
+        *n = (int)(sizeof join_impls / sizeof join_impls[0]);
+        return join_impls;
+    }
+    *n = (int)(sizeof gb_impls / sizeof gb_impls[0]);
+    return gb_impls;
+}

@@ -8,6 +8,7 @@
 
 #include "gjadvise.h"
 #include "clirun.h"
+#include "common/internal.h"
 #include "testutil.h"
 #include "tune/tune.h"
 
@@ -89,6 +90,19 @@ static const gj_tune_impl *find(const gj_tune_report *r, gj_impl impl)
 static int synth(const gj_profile *p, gj_exec_record *rows, int max, double noise)
 {
     return synth_with(p, rows, max, noise, TRUE_C, TRUE_B);
+}
+
+/* The one median every module uses: odd, even, empty; sorts in place. */
+static void test_median(void **state)
+{
+    (void)state;
+    double a[] = {5, 1, 3}, b[] = {4, 1, 3, 2}, c[] = {7};
+    assert_double_equal(gj_median(a, 3), 3, 0);
+    assert_true(a[0] == 1 && a[2] == 5);
+    assert_double_equal(gj_median(b, 4), 2.5, 0);
+    assert_double_equal(gj_median(c, 1), 7, 0);
+    assert_true(isnan(gj_median(c, 0)));
+    assert_true(isnan(gj_median(NULL, 3)));
 }
 
 /* The split: deterministic, and about half of a grid on each side. */
@@ -509,6 +523,7 @@ static void test_cli_tune(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_median),
         cmocka_unit_test(test_holdout_split),
         cmocka_unit_test(test_fit_applied_by_model),
         cmocka_unit_test(test_recovers_known_correction),

@@ -24,8 +24,6 @@
 #include "model/model.h"
 
 #include <gsl/gsl_multifit.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,14 +31,6 @@
 #define DEFAULT_RIDGE 0.05
 #define DEFAULT_MIN_TRAIN 6
 #define NEGLIGIBLE 1e-3 /* a kind below this share of every row is not fitted */
-
-/* Median of v[0..n) (v is sorted in place); NaN when n = 0. */
-static double median(double *v, int n)
-{
-    if (n <= 0) return NAN;
-    gsl_sort(v, 1, (size_t)n);
-    return gsl_stats_median_from_sorted_data(v, 1, (size_t)n);
-}
 
 /* One usable execution of one implementation, reduced to what the fit needs. */
 typedef struct obs {
@@ -67,7 +57,7 @@ static double side_error(const obs *o, int n, int holdout, const gj_fit *f, doub
     for (int i = 0; i < n; i++)
         if (o[i].holdout == holdout)
             scratch[m++] = rel_err(f ? predict(f, o[i].t) : o[i].before, o[i].measured);
-    return median(scratch, m);
+    return gj_median(scratch, m);
 }
 
 /* Fit (1) on the training rows of o. Column j < GJ_TERMS is kind j, column
@@ -80,7 +70,7 @@ static int fit_rows(const obs *o, int n, double ridge, gj_fit *f, double *scratc
     int m_train = 0;
     for (int i = 0; i < n; i++)
         if (!o[i].holdout) scratch[m_train++] = o[i].measured;
-    double ymed = median(scratch, m_train);
+    double ymed = gj_median(scratch, m_train);
 
     for (int k = 0; k < GJ_TERMS; k++) {
         double share = 0;
@@ -283,10 +273,10 @@ int gj_tune(const gj_profile *base, const gj_exec_record *rows, int n, const gj_
         }
     }
     free(grp);
-    rep->holdout_before = median(hb, nh);
-    rep->holdout_after = median(ha, nh);
-    rep->train_before = median(tb, nt);
-    rep->train_after = median(ta, nt);
+    rep->holdout_before = gj_median(hb, nh);
+    rep->holdout_after = gj_median(ha, nh);
+    rep->train_before = gj_median(tb, nt);
+    rep->train_after = gj_median(ta, nt);
     /* Better means better by more than rounding: 0.1% of the error. */
     rep->improved = accepted > 0 && (nh ? rep->holdout_after < rep->holdout_before * (1 - 1e-3)
                                         : rep->train_after < rep->train_before * (1 - 1e-3));

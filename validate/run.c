@@ -19,35 +19,52 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* 1 if the workload JSON j is one of list[0..n). */
+static int json_in(const char *j, char *const *list, int n)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    for (int i = 0; i < n; i++)
+        if (list[i] && !strcmp(list[i], j)) return 1;
+    return 0;
 }
 
-static double median(double *v, int n)
+/* The workloads of recs[0..n) whose tag is `tag` (NULL: every record), as
+ * JSON, into *out (free with free_jsons); their number in *m. */
+static int workload_jsons(const gj_exec_record *recs, int n, const char *tag, char ***out, int *m)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    char **l = calloc((size_t)n + 1, sizeof *l);
+    *out = l;
+    *m = 0;
+    if (!l) return GJ_ERR_NOMEM;
+    for (int i = 0; i < n; i++)
+        if (!tag || !strcmp(recs[i].tag, tag))
+            if (gj_workload_to_json(&recs[i].w, &l[(*m)++]) != GJ_OK) return GJ_ERR_NOMEM;
+    return GJ_OK;
 }
 
-static int wjson_equal(const gj_workload *a, const char *bjson)
+static void free_jsons(char **l, int m)
 {
-    char *aj = NULL;
-    int eq = 0;
-    if (gj_workload_to_json(a, &aj) == GJ_OK) eq = !strcmp(aj, bjson);
-    gj_free(aj);
-    return eq;
+    for (int i = 0; l && i < m; i++) gj_free(l[i]);
+    free(l);
+}
+
+/* 1 if the store already holds point p: its workload among `done`. */
+static int point_done(const gj_vpoint *p, char *const *done, int n, int *err)
+{
+    char *pj = NULL;
+    if (gj_workload_to_json(&p->w, &pj) != GJ_OK) return *err = 1, 0;
+    int r = json_in(pj, done, n);
+    gj_free(pj);
+    return r;
 }
 
 int gj_validate_point_done(const gj_vpoint *p, const gj_exec_record *recs, int n)
 {
-    char *pj = NULL;
-    int done = 0;
-    if (!p || (!recs && n > 0) || gj_workload_to_json(&p->w, &pj) != GJ_OK) return 0;
-    for (int i = 0; i < n && !done; i++) done = wjson_equal(&recs[i].w, pj);
-    gj_free(pj);
-    return done;
+    char **l = NULL;
+    int m = 0, err = 0, done = 0;
+    if (!p || (!recs && n > 0)) return 0;
+    if (workload_jsons(recs, n, NULL, &l, &m) == GJ_OK) done = point_done(p, l, m, &err);
+    free_jsons(l, m);
+    return done && !err;
 }
 
 static void add_skip(gj_vrun *run, const gj_grid *g, int point, gj_impl impl, const char *why)
@@ -171,6 +188,7 @@ static int measure_point(vctx *v, int pi, gj_exec_record *recs, int *nrec, char 
         gj_impl impl = (gj_impl)i;
         gj_timing t;
         gj_ctx c = {0};
+        memset(&t, 0, sizeof t);
         if (stop_now(v)) { v->run->interrupted = 1; goto done; }
         report(v, pi, gj_impl_name(impl), NULL);
         int erc = exec_once(impl, pt, &a, &b, &t, &c);   /* warm-up */
@@ -197,11 +215,11 @@ static int measure_point(vctx *v, int pi, gj_exec_record *recs, int *nrec, char 
         r->w = *w;
         r->impl = impl;
         r->predicted_ms = est[i].ms;
-        r->measured_ms = median(v_tot, repeat);
+        r->measured_ms = gj_median(v_tot, repeat);
         r->n_phases = nph < 0 ? 0 : nph > GJ_MAX_PHASES ? GJ_MAX_PHASES : nph;
         for (int ph = 0; ph < r->n_phases; ph++) {
             r->predicted_phase_ms[ph] = ph < est[i].n_phases ? est[i].phase[ph].ms : 0;
-            r->measured_phase_ms[ph] = median(v_ph + ph * repeat, repeat);
+            r->measured_phase_ms[ph] = gj_median(v_ph + ph * repeat, repeat);
         }
         r->checked = -1;
         r->repeats = repeat;
@@ -227,8 +245,8 @@ done:
 int gj_validate_run(const gj_grid *g, const gj_profile *p, gj_db *db, const gj_validate_opts *opts,
                     gj_vrun *run, gj_ctx *ctx)
 {
-    gj_exec_record *all = NULL, *mine = NULL, recs[GJ_IMPL_COUNT];
-    char **done_json = NULL;
+    gj_exec_record *all = NULL, recs[GJ_IMPL_COUNT];
+    char **done_json = NULL, **mine = NULL; /* workloads measured: before, now */
     int n_all = 0, n_mine = 0, n_done = 0, rc = GJ_OK, ngpu = 0;
     gj_device dev;
     gj_validate_opts o0 = {0};
@@ -244,11 +262,12 @@ int gj_validate_run(const gj_grid *g, const gj_profile *p, gj_db *db, const gj_v
     if (ngpu < 1) return gj_seterr(ctx, GJ_ERR_NODEVICE, "validate: no CUDA device");
     if ((rc = gj_gpu_identify(0, &dev, ctx)) != GJ_OK) return rc;
     if ((rc = gj_db_exec_list(db, dev.uuid, &all, &n_all, ctx)) != GJ_OK) return rc;
-    mine = malloc(sizeof *mine * (size_t)(n_all ? n_all : 1));
+    /* every workload of this grid already in the log, serialised once */
     done_json = calloc((size_t)g->n_points + 1, sizeof *done_json);
-    if (!mine || !done_json) { rc = gj_seterr(ctx, GJ_ERR_NOMEM, "out of memory"); goto done; }
-    for (int i = 0; i < n_all; i++)
-        if (!strcmp(all[i].tag, g->tag)) mine[n_mine++] = all[i];
+    if (workload_jsons(all, n_all, g->tag, &mine, &n_mine) != GJ_OK || !done_json) {
+        rc = gj_seterr(ctx, GJ_ERR_NOMEM, "out of memory");
+        goto done;
+    }
     memset(&v, 0, sizeof v);
     v.g = g;
     v.p = p;
@@ -256,15 +275,15 @@ int gj_validate_run(const gj_grid *g, const gj_profile *p, gj_db *db, const gj_v
     v.run = run;
     v.uuid = dev.uuid;
     v.t0 = now_s();
-    for (int i = 0; i < g->n_points; i++)
-        if (gj_validate_point_done(&g->points[i], mine, n_mine)) run->n_resumed++;
+    int err = 0;
+    for (int i = 0; i < g->n_points; i++) run->n_resumed += point_done(&g->points[i], mine, n_mine, &err);
+    if (err) { rc = gj_seterr(ctx, GJ_ERR_NOMEM, "out of memory"); goto done; }
     v.done = run->n_resumed;
     for (int i = 0; i < g->n_points; i++) {
         char *pj = NULL;
-        int dup = 0;
-        if (gj_validate_point_done(&g->points[i], mine, n_mine)) continue;
         if (gj_workload_to_json(&g->points[i].w, &pj) != GJ_OK) { rc = gj_seterr(ctx, GJ_ERR_NOMEM, "out of memory"); goto done; }
-        for (int k = 0; k < n_done && !dup; k++) dup = !strcmp(done_json[k], pj);
+        if (json_in(pj, mine, n_mine)) { gj_free(pj); continue; }
+        int dup = json_in(pj, done_json, n_done);
         if (dup) {   /* the same workload in an earlier sweep: measured once */
             gj_free(pj);
             v.done++;
@@ -286,9 +305,8 @@ int gj_validate_run(const gj_grid *g, const gj_profile *p, gj_db *db, const gj_v
         report(&v, -1, NULL, line);
     }
 done:
-    for (int k = 0; k < n_done; k++) gj_free(done_json[k]);
-    free(done_json);
-    free(mine);
+    free_jsons(done_json, n_done);
+    free_jsons(mine, n_mine);
     gj_free(all);
     return rc;
 }

@@ -73,18 +73,10 @@ done:
     return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void med_max(double *v, int n, double *med, double *max)
 {
-    if (n == 0) { *med = *max = NAN; return; }
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    *med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    *max = v[n - 1];
+    *med = gj_median(v, n); /* sorts v */
+    *max = n > 0 ? v[n - 1] : NAN;
 }
 
 /* Crossover of challenger c over incumbent b along xs (ascending), values
