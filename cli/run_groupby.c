@@ -6,6 +6,7 @@
  * and log each run in the store. */
 #include "cli/cli.h"
 #include "common/internal.h"
+#include "operators/timing.h"
 #include "operators/colfile.h"
 #include "operators/gen.h"
 #include "operators/groupby.h"
@@ -463,14 +464,13 @@ done:
 static int measure(gj_impl impl, const gb_input *in, const gj_workload *w, int repeat, int check,
                    const gj_dtable *expect, const char *expect_path, double rtol, gb_meas *m, gj_ctx *ctx)
 {
-    int rc = GJ_OK;
-    double *tot = calloc(repeat, sizeof *tot), *p0 = calloc(repeat, sizeof *p0), *p1 = calloc(repeat, sizeof *p1);
+    int rc;
     gj_groupby_out out;
     gj_timing t;
     memset(m, 0, sizeof *m);
     m->checked = m->expected = -1;
-    if (!tot || !p0 || !p1) { rc = gj_seterr(ctx, GJ_ERR_NOMEM, "out of memory"); goto done; }
-    if ((rc = gj_groupby_execute(impl, &in->t, w, NULL, &out, &t, ctx))) goto done;
+    /* the warm-up, whose output is the one checked */
+    if ((rc = gj_groupby_execute(impl, &in->t, w, NULL, &out, &t, ctx))) return rc;
     if (check) m->checked = check_result(in, w, &out, ctx);
     if (expect) {
         m->expected = expect_compare(expect, w, &out, rtol, ctx);
@@ -480,22 +480,12 @@ static int measure(gj_impl impl, const gb_input *in, const gj_workload *w, int r
     }
     m->groups = out.groups;
     gj_groupby_out_free(&out);
-    for (int r = 0; r < repeat; r++) {
-        if ((rc = gj_groupby_execute(impl, &in->t, w, NULL, &out, &t, ctx))) goto done;
-        gj_groupby_out_free(&out);
-        tot[r] = t.total_ms;
-        p0[r] = t.ms[0];
-        p1[r] = t.ms[1];
-        if (t.peak_bytes > m->peak) m->peak = t.peak_bytes;
-    }
-    m->ms = gj_median(tot, repeat);
-    m->phase[0] = gj_median(p0, repeat);
-    m->phase[1] = gj_median(p1, repeat);
-done:
-    free(tot);
-    free(p0);
-    free(p1);
-    return rc;
+    if ((rc = gj_time_runs(impl, w, &in->t, NULL, repeat, &t, ctx))) return rc;
+    m->ms = t.total_ms;
+    m->phase[0] = t.ms[0];
+    m->phase[1] = t.ms[1];
+    m->peak = t.peak_bytes;
+    return GJ_OK;
 }
 
 int gj_cli_run_groupby(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "common/internal.h"
 #include "operators/colfile.h"
+#include "operators/timing.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -352,14 +353,13 @@ static int check_result(const jn_input *in, const gj_join_out *out, gj_ctx *ctx)
 static int measure(gj_impl impl, const jn_input *in, int repeat, int check, const gj_dtable *expect,
                    const char *expect_path, jn_meas *m, gj_ctx *ctx)
 {
-    int rc = GJ_OK;
-    double *v = calloc(4 * (size_t)repeat, sizeof *v);
+    int rc;
     gj_join_out out;
     gj_timing t;
     memset(m, 0, sizeof *m);
     m->checked = m->expected = -1;
-    if (!v) { rc = gj_seterr(ctx, GJ_ERR_NOMEM, "out of memory"); goto done; }
-    if ((rc = gj_join_exec(impl, &in->r, &in->s, NULL, &out, &t, ctx))) goto done;
+    /* the warm-up, whose output is the one checked */
+    if ((rc = gj_join_exec(impl, &in->r, &in->s, NULL, &out, &t, ctx))) return rc;
     if (check) m->checked = check_result(in, &out, ctx);
     if (expect) {
         m->expected = expect_compare(expect, &out, ctx);
@@ -369,20 +369,13 @@ static int measure(gj_impl impl, const jn_input *in, int repeat, int check, cons
     }
     m->rows = out.rows;
     gj_join_out_free(&out);
-    for (int r = 0; r < repeat; r++) {
-        if ((rc = gj_join_exec(impl, &in->r, &in->s, NULL, &out, &t, ctx))) goto done;
-        gj_join_out_free(&out);
-        v[r] = t.total_ms;
-        for (int p = 0; p < 3; p++) v[(p + 1) * repeat + r] = t.ms[p];
-        if (t.peak_bytes > m->peak) m->peak = t.peak_bytes;
-    }
-    for (int p = 0; p < 4; p++) {
-        double med = gj_median(v + p * repeat, repeat);
-        if (p == 0) m->ms = med; else m->phase[p - 1] = med;
-    }
-done:
-    free(v);
-    return rc;
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    if ((rc = gj_time_runs(impl, &w, &in->r, &in->s, repeat, &t, ctx))) return rc;
+    m->ms = t.total_ms;
+    for (int p = 0; p < 3; p++) m->phase[p] = t.ms[p];
+    m->peak = t.peak_bytes;
+    return GJ_OK;
 }
 
 /* Bytes that must move: both inputs read once, `rows` output rows (the

@@ -4,6 +4,7 @@
  * log the point's executions in one transaction. */
 #include "validate/validate.h"
 #include "common/internal.h"
+#include "operators/timing.h"
 
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -108,23 +109,6 @@ static int stop_now(vctx *v)
     return v->o->should_stop && v->o->should_stop(v->o->user);
 }
 
-/* Runs one implementation: warm-up, then `repeat` timed runs. */
-static int exec_once(gj_impl impl, const gj_vpoint *pt, const gj_dtable *a, const gj_dtable *b, gj_timing *t,
-                     gj_ctx *ctx)
-{
-    int rc;
-    if (pt->w.op == GJ_OP_JOIN) {
-        gj_join_out out;
-        rc = gj_join_exec(impl, a, b, NULL, &out, t, ctx);
-        if (rc == GJ_OK) gj_join_out_free(&out);
-    } else {
-        gj_groupby_out out;
-        rc = gj_groupby_execute(impl, a, &pt->w, NULL, &out, t, ctx);
-        if (rc == GJ_OK) gj_groupby_out_free(&out);
-    }
-    return rc;
-}
-
 /* Measure one point into recs[*nrec]. Returns GJ_OK (possibly with nothing
  * measured), a fatal error, or GJ_OK with v->run->interrupted set. */
 static int measure_point(vctx *v, int pi, gj_exec_record *recs, int *nrec, char *line, size_t line_n,
@@ -139,7 +123,6 @@ static int measure_point(vctx *v, int pi, gj_exec_record *recs, int *nrec, char 
     int runnable[GJ_IMPL_COUNT] = {0}, nrun = 0;
     gj_estimate est[GJ_IMPL_COUNT];
     gj_dtable a, b;
-    double *v_tot = NULL, *v_ph = NULL;
     size_t ll = 0;
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
@@ -180,9 +163,6 @@ static int measure_point(vctx *v, int pi, gj_exec_record *recs, int *nrec, char 
         }
         if (grc) { rc = gj_seterr(ctx, grc, "generating inputs of %s: %s", line, c.msg); goto done; }
     }
-    v_tot = calloc((size_t)repeat, sizeof *v_tot);
-    v_ph = calloc((size_t)repeat * GJ_MAX_PHASES, sizeof *v_ph);
-    if (!v_tot || !v_ph) { rc = gj_seterr(ctx, GJ_ERR_NOMEM, "out of memory"); goto done; }
     for (int i = lo; i <= (int)hi; i++) {
         if (!runnable[i]) continue;
         gj_impl impl = (gj_impl)i;
@@ -191,15 +171,9 @@ static int measure_point(vctx *v, int pi, gj_exec_record *recs, int *nrec, char 
         memset(&t, 0, sizeof t);
         if (stop_now(v)) { v->run->interrupted = 1; goto done; }
         report(v, pi, gj_impl_name(impl), NULL);
-        int erc = exec_once(impl, pt, &a, &b, &t, &c);   /* warm-up */
+        int erc = gj_time_runs(impl, w, &a, &b, 1, &t, &c);   /* warm-up */
+        if (erc == GJ_OK) erc = gj_time_runs(impl, w, &a, &b, repeat, &t, &c);
         int nph = t.n_phases;
-        for (int r = 0; erc == GJ_OK && r < repeat; r++) {
-            erc = exec_once(impl, pt, &a, &b, &t, &c);
-            if (erc) break;
-            v_tot[r] = t.total_ms;
-            for (int ph = 0; ph < GJ_MAX_PHASES; ph++) v_ph[ph * repeat + r] = ph < t.n_phases ? t.ms[ph] : 0;
-            nph = t.n_phases;
-        }
         if (erc == GJ_ERR_INFEASIBLE || erc == GJ_ERR_UNSUPPORTED) {
             char why[700];
             snprintf(why, sizeof why, "%s: %s", gj_errstr(erc), c.msg);
@@ -215,11 +189,11 @@ static int measure_point(vctx *v, int pi, gj_exec_record *recs, int *nrec, char 
         r->w = *w;
         r->impl = impl;
         r->predicted_ms = est[i].ms;
-        r->measured_ms = gj_median(v_tot, repeat);
+        r->measured_ms = t.total_ms;
         r->n_phases = nph < 0 ? 0 : nph > GJ_MAX_PHASES ? GJ_MAX_PHASES : nph;
         for (int ph = 0; ph < r->n_phases; ph++) {
             r->predicted_phase_ms[ph] = ph < est[i].n_phases ? est[i].phase[ph].ms : 0;
-            r->measured_phase_ms[ph] = gj_median(v_ph + ph * repeat, repeat);
+            r->measured_phase_ms[ph] = t.ms[ph];
         }
         r->checked = -1;
         r->repeats = repeat;
@@ -230,8 +204,6 @@ static int measure_point(vctx *v, int pi, gj_exec_record *recs, int *nrec, char 
         }
     }
 done:
-    free(v_tot);
-    free(v_ph);
     gj_dtable_free(&a);
     gj_dtable_free(&b);
     /* give the join's stream-ordered pool back, so the next point's inputs fit */
