@@ -169,23 +169,43 @@ int gj_cli_pick_profile(const char *cmd, const char *db_flag, const char *name, 
         gj_db_close(db);
         return code;
     }
-    /* No name: the local GPU's newest profile, if there is a GPU and a store. */
-    int ngpu = 0;
+    /* No name: the local GPU's newest profile in the store; else a built-in
+     * measured on the same GPU model (the tuned one first); else the first
+     * built-in. */
+    int ngpu = 0, have_dev = 0;
     gj_device dev;
-    if (db && gj_gpu_count(&ngpu, NULL) == GJ_OK && ngpu > 0 &&
-        gj_gpu_identify(0, &dev, NULL) == GJ_OK &&
-        gj_db_profile_for_device(db, dev.uuid, out, NULL) == GJ_OK) {
+    if (gj_gpu_count(&ngpu, NULL) == GJ_OK && ngpu > 0 && gj_gpu_identify(0, &dev, NULL) == GJ_OK)
+        have_dev = 1;
+    if (db && have_dev && gj_db_profile_for_device(db, dev.uuid, out, NULL) == GJ_OK) {
         snprintf(note, note_n, "profile %s v%d, the newest for this GPU (%s)", gj_profile_name(*out),
                  gj_profile_version(*out), dev.name);
         gj_db_close(db);
         return GJ_EXIT_OK;
     }
     gj_db_close(db);
+    for (int i = 0; have_dev && i < gj_profile_builtin_count(); i++) {
+        gj_profile *b = NULL;
+        if (gj_profile_builtin(gj_profile_builtin_name(i), &b) != GJ_OK) continue;
+        int same = !strcmp(gj_profile_device(b)->name, dev.name);
+        int better = same && (!*out || (gj_profile_fit_error(b) >= 0 && gj_profile_fit_error(*out) < 0));
+        if (better) {
+            gj_profile_free(*out);
+            *out = b;
+        } else {
+            gj_profile_free(b);
+        }
+    }
+    if (*out) {
+        snprintf(note, note_n, "profile %s (built-in, measured on an %s%s; `gjadvise calibrate` "
+                 "measures this one)", gj_profile_name(*out), dev.name,
+                 gj_profile_fit_error(*out) >= 0 ? ", tuned" : "");
+        return GJ_EXIT_OK;
+    }
     rc = gj_profile_builtin(gj_profile_builtin_name(0), out);
     if (rc != GJ_OK) return gj_cli_fail(cmd, rc, NULL, "loading the built-in profile");
     snprintf(note, note_n, "profile %s (built-in default: %s; run `gjadvise calibrate` on a GPU "
                            "to measure yours)", gj_profile_name(*out),
-             ngpu > 0 ? "no calibrated profile for this GPU" : "no GPU here");
+             have_dev ? "no calibrated profile for this GPU" : "no GPU here");
     return GJ_EXIT_OK;
 }
 
