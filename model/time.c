@@ -164,7 +164,9 @@ static void atomics_global(acc *a, const char *what, double n, double targets, d
 }
 
 /* n ids handed out by one global counter (a new group's slot in the output):
- * every update hits the same address, at the single-target atomic rate. */
+ * every update hits the same address, at the single-target atomic rate.
+ * Kind hash: the id is handed out by the insert that creates the group, so
+ * tune scales it with the inserts, not with the aggregation atomics. */
 static void counter(acc *a, const char *what, double n)
 {
     term(a, GJ_TERM_HASH, what, n / (a->hw->atom_g_t1 * GB), 0);
@@ -440,8 +442,8 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * least 1024); its g non-empty entries stay in L2 while they fit. */
         double table = impl == GJ_IMPL_HGB ? 2 * fmax(g, 512) * (kb + 4) : 2 * N * (kb + 4);
         double hot = g * (kb + 4);
-        /* each non-empty entry sits in its own 32-byte sector of the table */
-        /* cuDF updates its sparse arrays in the same pass: they compete */
+        /* each non-empty entry sits in its own 32-byte sector of the table;
+         * cuDF updates its sparse arrays in the same pass, so they compete */
         double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm,
                                fmax(hot, g * 32.0 * (impl == GJ_IMPL_HASH_GLOBAL ? A + 1 : 1)));
         begin(a, "group");
