@@ -19,6 +19,12 @@ int gj_test_scratch_free(const char *dir);
 /* 1 if $GJ_BIN names an executable. */
 int gj_test_have_bin(void);
 
+/* In a cmocka test (after cmocka.h): skip it unless $GJ_BIN can run. */
+#define GJ_NEED_BIN()                                   \
+    do {                                                \
+        if (!gj_test_have_bin()) skip();                \
+    } while (0)
+
 #define GJ_RUN(out, dir, ...) gj_test_run(out, sizeof out, dir, (const char *const[]){__VA_ARGS__, NULL})
 
 #endif

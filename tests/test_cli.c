@@ -31,10 +31,7 @@ static int teardown(void **state)
     return gj_test_scratch_free(tmpdir);
 }
 
-#define NEED_BIN()                                      \
-    do {                                                \
-        if (!gj_test_have_bin()) skip();                \
-    } while (0)
+#define NEED_BIN() GJ_NEED_BIN()
 
 static void test_recommend_default(void **state)
 {

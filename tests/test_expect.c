@@ -45,10 +45,7 @@ static int teardown(void **state)
     return gj_test_scratch_free(tmpdir);
 }
 
-#define NEED_BIN()                                      \
-    do {                                                \
-        if (!gj_test_have_bin()) skip();                \
-    } while (0)
+#define NEED_BIN() GJ_NEED_BIN()
 
 /* Join fixture: R(key, r1), S(key, s1, s2). By hand: keys 1 (one R row, two
  * S rows) and 3 (one R, two S) match; 2, 5 of R and 4, 6 of S do not. */
