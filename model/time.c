@@ -235,6 +235,14 @@ static void gather_clustered(acc *a, const char *what, double m, int w)
     a->kernels += 1;
 }
 
+/* Smallest power of two >= x (hash-table capacities in the operators). */
+static double pow2_at_least(double x)
+{
+    double p = 1;
+    while (p < x) p *= 2;
+    return p;
+}
+
 /* PHJ's radix bits, as operators/join_api.cu chooses them: partitions of at
  * most 2048 build rows (a block's shared-memory table), at most 16 bits (two
  * 8-bit passes); 0 bits, no partitioning at all, when R is that small. */
@@ -303,16 +311,31 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
 
     begin(a, "match");
     if (impl == GJ_IMPL_NPHJ) {
-        /* cuDF-style: insert R into a global table of 2|R| slots, probe with S. */
-        double table = 2 * R * (kb + 4);
-        int in_l2 = table <= hw->l2_bytes;
-        double h = gj_hit_fraction(R, hw->l2_bytes / 2 / (kb + 4), w->zipf);
+        /* cuDF-style: insert R into a global table of 2^ceil(log2 2|R|)
+         * slots (operators/join_api.cu run_nphj: keys and ids in two
+         * arrays), probe with S. The share of the table half the L2 holds is
+         * inserted at the L2 rate, the rest at the HBM rate (no hard edge at
+         * the L2's size). */
+        double table = pow2_at_least(2 * R) * (kb + 4);
+        double ins = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, table);
         seq(a, "read keys", (R + S) * kb);
-        term(a, GJ_TERM_HASH, "hash-table inserts", R / ((in_l2 ? hw->ht_build_l2 : hw->ht_build_hbm) * GB), 0);
+        term(a, GJ_TERM_HASH, "hash-table inserts", R / (ins * GB), 0);
+        /* A probe reads a slot's id and key, two 32-byte sectors in two
+         * arrays: a cache level holding C bytes keeps the C/64 hottest keys
+         * (Zipf) or, uniformly, its share C/table of the slots. Probes are
+         * read-only (__ldg): hot keys are served by the L1 of every SM
+         * (two 4-byte accesses at the on-chip random rate), then L2, then
+         * HBM. */
+        double h1 = table <= hw->l1_bytes / 2 ? 1 : gj_hit_fraction(R, hw->l1_bytes / 2 / 64, w->zipf);
+        double h2 = fmax(h1, fmax(fmin(1, hw->l2_bytes / 2 / table),
+                                  gj_hit_fraction(R, hw->l2_bytes / 2 / 64, w->zipf)));
         term(a, GJ_TERM_HASH, "hash-table probes",
-             S * (in_l2 ? 1 / (hw->ht_probe_l2 * GB)
-                        : h / (hw->ht_probe_l2 * GB) + (1 - h) / (hw->ht_probe_hbm * GB)),
+             S * (h1 / (hw->bw_l1_rand / 8 * GB) + (h2 - h1) / (hw->ht_probe_l2 * GB) +
+                  (1 - h2) / (hw->ht_probe_hbm * GB)),
              0);
+        /* the count pass writes each S row's first match id, the write pass
+         * reads it back with the matched keys */
+        seq(a, "first-match ids (write, read), matched keys", S * 8.0 + M * kb);
         seq(a, "write matches (key, id R, id S)", M * (kb + 8));
         temp = table + M * 8;
         a->kernels += 3;
@@ -406,7 +429,14 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
     double slot = 0; /* bytes of one group's aggregate slots: min/max keep the payload width */
     for (int i = 0; i < A; i++)
         slot += (w->aggs[i] == GJ_AGG_MIN || w->aggs[i] == GJ_AGG_MAX) ? pb : 8;
-    const double smem_aggs = g * slot; /* dense per-block aggregate slots */
+    /* The hash operators' accumulators (operators/groupby_api.cu,
+     * build_spec): one per aggregate (MIN/MAX at the payload width, the
+     * others 8 bytes), plus a hidden 8-byte COUNT when any aggregate is an
+     * AVG. HGB and HASH-GLOBAL update, store and flush all of them. */
+    int nacc = A, any_avg = 0;
+    for (int i = 0; i < A; i++) any_avg |= w->aggs[i] == GJ_AGG_AVG;
+    nacc += any_avg;
+    const double accb = slot + 8.0 * any_avg;
     double temp = 0;
 
     /* HGB one pass (T-GB-HGB-1P): a block's table of 2g (key, aggregate
@@ -417,73 +447,101 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
     double ts1 = 64, rcopies = 1;
     while (rcopies < 32 && 2 * rcopies * fmax(g, 1) <= 1024) rcopies *= 2;
     while (ts1 < 2 * g) ts1 *= 2;
-    if (impl == GJ_IMPL_HGB && ts1 * (kb + rcopies * slot) <= hw->smem_per_block - 1280) {
-        double blocks = hw->sm_count * (ts1 * (kb + rcopies * slot) <= hw->smem_per_block / 2 - 1280 ? 2 : 1);
+    if (impl == GJ_IMPL_HGB && ts1 * (kb + rcopies * accb) <= hw->smem_per_block - 1280) {
+        double blocks = hw->sm_count * (ts1 * (kb + rcopies * accb) <= hw->smem_per_block / 2 - 1280 ? 2 : 1);
         double gm = fmin(g, N); /* groups a block holds, at most */
         begin(a, "group");
         seq(a, "read keys and payloads once", in);
         term(a, GJ_TERM_HASH, "shared-memory table probes", N / (atom_shared(hw, fmax(teff, 1024)) * GB), 0);
-        term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * A / (atom_shared(hw, fmax(teff * rcopies, 1)) * GB), 0);
+        term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * nacc / (atom_shared(hw, fmax(teff * rcopies, 1)) * GB), 0);
         /* the vectorised path covers two accumulators over 4-byte payloads;
          * others go through a generic per-row loop, without slot copies */
-        if (A > 2 || pb != 4)
-            term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * A / (atom_shared(hw, fmax(teff, 1)) * GB), 0);
+        if (nacc > 2 || (P && pb != 4))
+            term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * nacc / (atom_shared(hw, fmax(teff, 1)) * GB), 0);
         term(a, GJ_TERM_HASH, "merge block tables into the global table", blocks * gm / (hw->ht_build_l2 * GB), 0);
         counter(a, "output slots of new groups from one counter", g);
-        atomics_global(a, "merge block aggregates", blocks * gm * A, g, g * 8.0 * A);
+        atomics_global(a, "merge block aggregates", blocks * gm * nacc, g, g * accb);
         seq(a, "clear the global table, write groups", 2 * 65536.0 * (kb + 4) + out);
         temp = 2 * 65536.0 * (kb + 4);
         a->kernels += 4;
-        a->allocs += 3 + A;
+        a->allocs += 3 + nacc;
         begin(a, "aggregate");
-    } else if (impl == GJ_IMPL_HASH_GLOBAL || impl == GJ_IMPL_HGB) {
-        /* group: insert every key into a global table, sized by |R| for
-         * cuDF's HASH-GLOBAL and by the group count for HGB (2g slots, at
-         * least 1024); its g non-empty entries stay in L2 while they fit. */
-        double table = impl == GJ_IMPL_HGB ? 2 * fmax(g, 512) * (kb + 4) : 2 * N * (kb + 4);
-        double hot = g * (kb + 4);
-        /* each non-empty entry sits in its own 32-byte sector of the table;
-         * cuDF updates its sparse arrays in the same pass, so they compete */
-        double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm,
-                               fmax(hot, g * 32.0 * (impl == GJ_IMPL_HASH_GLOBAL ? A + 1 : 1)));
+    } else if (impl == GJ_IMPL_HASH_GLOBAL) {
+        /* cuDF (Sec. 3.2.1; operators/groupby_api.cu run_hash_global):
+         * group: clear a table of 2^ceil(log2 2|R|) slots (keys and first
+         * row ids in two arrays) and the sparse accumulator arrays of |R|
+         * entries each, then one pass inserts every key and aggregates its
+         * row into the sparse arrays by global atomics; aggregate: scan the
+         * table for the g groups, compact them through one counter, gather
+         * their aggregates. The g non-empty entries and each group's slot of
+         * each sparse array sit in their own 32-byte sectors: g * 32 *
+         * (accumulators + 1) bytes compete for the L2. */
+        double table = pow2_at_least(2 * fmax(N, 512)) * (kb + 4);
+        double spread = g * 32.0 * (nacc + 1);
+        double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, fmax(g * (kb + 4.0), spread));
         begin(a, "group");
-        seq(a, "read keys", N * kb);
+        seq(a, "clear the table and the sparse arrays", table + N * accb);
+        seq(a, "read keys and payload columns", N * (kb + P * pb));
         term(a, GJ_TERM_HASH, "hash-table insert-or-find", N / (rate * GB), 0);
-        if (impl == GJ_IMPL_HGB) counter(a, "dense group ids from one counter", g);
-        seq(a, "clear the table", table);
-        temp = table;
-        a->kernels += 2;
-        a->allocs += 1;
+        atomics_global(a, "global atomics into sparse arrays", N * nacc, teff, spread);
+        temp = table + N * accb;
+        a->kernels += 3 + nacc;
+        a->allocs += 3 + nacc;
         begin(a, "aggregate");
-        seq(a, "read payload columns", N * P * pb);
-        if (impl == GJ_IMPL_HASH_GLOBAL) {
-            /* cuDF: atomics into sparse arrays of |R| entries, contended by
-             * the hot groups; then gather the g aggregates (Sec. 3.2.1). */
-            /* each group's slot sits in its own 32-byte sector of each
-             * sparse array, and the table's entry in another: g * 32 *
-             * (A + 1) bytes compete for the L2 */
-            atomics_global(a, "global atomics into sparse arrays", N * A, teff, g * 32.0 * (A + 1));
-            seq(a, "scan the table for groups", table);
-            counter(a, "compact the groups through one counter", g);
-            gather(a, "gather aggregates", g * A, 8, N, 32, 0);
-            temp += N * A * 8.0;
-        } else {
-            /* Algorithm 1: group ids written in the insert pass, then dense
-             * aggregation in shared memory when g fits, else global. */
-            /* ids of 1, 2 or 4 bytes by the group count, written then read */
-            double gw = g <= 255 ? 1 : g <= 65535 ? 2 : 4;
-            seq(a, "write and read group ids", 2 * N * gw);
-            gather(a, "look up group ids", N, 4, g, gj_warp_distinct(g, z), z);
-            if (smem_aggs <= hw->smem_per_block) {
-                double blocks = hw->sm_count * 2;
-                term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * A / (atom_shared(hw, teff) * GB), 0);
-                atomics_global(a, "flush block aggregates", blocks * g * A, g, g * 8.0 * A);
-            } else {
-                atomics_global(a, "global atomics into dense arrays", N * A, teff, g * 8.0 * A);
-            }
-            temp += N * 8.0 + g * A * 8.0;
-        }
+        seq(a, "scan the table for groups", pow2_at_least(2 * fmax(N, 512)) * 4.0 + g * (kb + 4.0));
+        counter(a, "compact the groups through one counter", g);
+        gather(a, "gather aggregates", g * nacc, 8, N, 32, 0);
+        temp += N * (kb + 4.0);
         a->kernels += 2;
+    } else if (impl == GJ_IMPL_HGB) {
+        /* Algorithm 1 (operators/groupby_api.cu run_hgb). Stage 1 (group):
+         * insert every key into a global table of 2^ceil(log2 2g) slots (at
+         * least 1024; keys and group ids in two arrays), a new group's dense
+         * id from one global counter, and write each row's group id (1, 2 or
+         * 4 bytes by g); a per-block shared-memory cache of 2048 groups
+         * answers repeated keys on chip. Its g non-empty entries, a sector
+         * each, stay in L2 while they fit. */
+        double cap = pow2_at_least(2 * fmax(g, 512));
+        double table = cap * (kb + 4);
+        double gw = g <= 255 ? 1 : g <= 65535 ? 2 : 4;
+        double cached = g <= 2048 ? 1 : 2048 / g; /* uniform share of lookups the block cache answers */
+        double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, fmax(g * (kb + 4.0), g * 32.0));
+        begin(a, "group");
+        seq(a, "read keys, write group ids", N * (kb + gw));
+        seq(a, "clear the table", table);
+        term(a, GJ_TERM_HASH, "hash-table insert-or-find", N * (1 - cached) / (rate * GB), 0);
+        if (cached > 0)
+            term(a, GJ_TERM_HASH, "block cache lookups", N * cached / (atom_shared(hw, fmin(g, 2048)) * GB), 0);
+        counter(a, "dense group ids from one counter", g);
+        temp = table + N * gw;
+        a->kernels += 1;
+        a->allocs += 3;
+        /* Stage 2 (aggregate): read the group ids and payloads in row order
+         * (the table stores the id itself: no lookup), then shared-memory
+         * atomics into R copies of the dense arrays when g accumulator slots
+         * fit the 96 KB stage-2 budget (R doubles while 2 R g slots fit 24
+         * KB), flushed by one global atomic per block, group and
+         * accumulator; blocks per SM as many as fit the SM's shared memory
+         * (at most 8 of 256 threads); else global atomics per row. */
+        begin(a, "aggregate");
+        seq(a, "read group ids and payload columns", N * (gw + P * pb));
+        seq(a, "initialise the aggregates", g * accb);
+        double copies = 0;
+        if (g * accb <= 96 * 1024.0) {
+            copies = 1;
+            while (copies < 32 && 2 * copies * g * accb <= 24 * 1024.0) copies *= 2;
+        }
+        if (copies > 0) {
+            double per_sm = fmax(1, fmin(8, floor(hw->l1_bytes / (copies * g * accb + 1024))));
+            double blocks = hw->sm_count * per_sm;
+            term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * nacc / (atom_shared(hw, teff * copies) * GB), 0);
+            atomics_global(a, "flush block aggregates", blocks * g * nacc, g, g * accb);
+        } else {
+            atomics_global(a, "global atomics into dense arrays", N * nacc, teff, g * accb);
+        }
+        temp += g * accb;
+        a->kernels += 2;
+        a->allocs += nacc;
     } else if (impl == GJ_IMPL_SGB_UR || impl == GJ_IMPL_SGB_TR || impl == GJ_IMPL_SGB_DE_TR) {
         const int tr = impl != GJ_IMPL_SGB_UR;
         begin(a, "group");
