@@ -6,9 +6,20 @@ The corrections tune learns are coefficients of the model's terms, so they
 must be refitted whenever model/time.c changes. Steps (no GPU needed):
 
     cp STORE /tmp/s.db                       # e.g. the store validate_device.sh brought back
-    bin/gjadvise tune --profile h200-measured --db /tmp/s.db
-    bin/gjadvise profiles export h200-measured --db /tmp/s.db -o /tmp/tuned.json
+    make bin/gjadvise                        # with the model/time.c to be tuned
+    bin/gjadvise tune --profile h200-measured@1 --db /tmp/s.db --device UUID
+    bin/gjadvise profiles list --db /tmp/s.db --all    # the version tune just saved: N
+    bin/gjadvise profiles export h200-measured@N --db /tmp/s.db -o /tmp/tuned.json
     bench/tuned_builtin.py /tmp/tuned.json   # rewrites the block between the markers
+    make bin/gjadvise && bin/gjadvise validate --replay --db /tmp/s.db --device UUID \
+        --profile h200-tuned                 # check: the same figures as h200-measured@N
+
+Tune from @1, the calibrated (untuned) version: a store brought back from the
+device may already hold a tuned version fitted to an older model, and tune
+keeps an implementation's old correction when the new one is no better on
+the held-out half, so starting from it can carry coefficients of terms that
+no longer exist. UUID: the GPU the grid was measured on (`validate --replay`
+prints it); on a store with one GPU --device may be left out.
 
 usage: bench/tuned_builtin.py EXPORTED.json [--source model/builtin_json.c]
 """
