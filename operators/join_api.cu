@@ -33,8 +33,12 @@ using namespace gjj;
  * (table build, syncs, reduce) dominated when a small R met a large S in few
  * partitions (624 x 2^26 rows: match 1.20 -> 0.66 ms on the H200, W1-W4
  * unchanged, 2026-11-22, bench/probe_device.sh). */
+/* MIN_TABLE_BITS: every shared-memory table has at least 2^12 slots (32 KB
+ * with 4-byte keys, 48 KB with 8-byte keys; 4 blocks of 512 threads still fit
+ * an SM), so a small R chunk is probed at a low load factor (see
+ * phj_match_kernel). */
 struct PhjPolicy {
-    enum { MAX_BITS = 16, TARGET = 2048, THREADS = 512, RC = 4096, SC = 16384 };
+    enum { MAX_BITS = 16, TARGET = 2048, THREADS = 512, RC = 4096, SC = 16384, MIN_TABLE_BITS = 12 };
 };
 /* Radix partition of (key, value) on <= 16 low bits (join_partition.cuh):
  * LSD passes of <= 8 bits, tiles of THREADS * ITEMS rows (CUB onesweep's
@@ -466,9 +470,9 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     u64 *items = NULL, *cnt = NULL, n_items = 0, total = 0;
     uint32_t *first = NULL, *item_map = NULL;
     unsigned char *multi = NULL;
-    unsigned *max_chunk = NULL, h_max = 0;
+    u64 h_max = 0, hv[2] = {0, 0};
     size_t smem = 0;
-    uint32_t tslots = 0;
+    int tbits = 0;
     if (bits == 0) {
         identity_side(R, &rs);
         identity_side(S, &ss);
@@ -481,32 +485,47 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     j->tmp = NULL;
     j->tmp_bytes = 0;
     JCUDA(gj_timer_mark(tm, j->mem.s));
-    /* match: partition bounds, work items, count */
+    /* match: partition bounds (a binary search per boundary), work items
+     * and their largest R chunk (items[parts + 1]), count */
     JCUDA(mem_alloc(&j->mem, (void **)&rstart, (parts + 1) * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&sstart, (parts + 1) * 4));
-    JCUDA(mem_alloc(&j->mem, (void **)&items, (parts + 1) * 8));
-    JCUDA(mem_alloc(&j->mem, (void **)&max_chunk, 4));
-    JCUDA(cudaMemsetAsync(max_chunk, 0, 4, j->mem.s));
-    bounds_kernel<K><<<grid_for(R->rows, 256), 256, 0, j->mem.s>>>(
+    JCUDA(mem_alloc(&j->mem, (void **)&items, (parts + 2) * 8));
+    JCUDA(cudaMemsetAsync(items + parts + 1, 0, 8, j->mem.s));
+    bounds_kernel<K><<<grid_for(parts + 1, 256), 256, 0, j->mem.s>>>(
         (const K *)rs.key, R->rows, parts - 1, parts, rstart);
     JLAUNCHED();
-    bounds_kernel<K><<<grid_for(S->rows, 256), 256, 0, j->mem.s>>>(
+    bounds_kernel<K><<<grid_for(parts + 1, 256), 256, 0, j->mem.s>>>(
         (const K *)ss.key, S->rows, parts - 1, parts, sstart);
     JLAUNCHED();
     phj_items_kernel<P::RC, P::SC><<<grid_for(parts + 1, 256), 256, 0, j->mem.s>>>(
-        rstart, sstart, parts, items, max_chunk);
+        rstart, sstart, parts, items);
     JLAUNCHED();
-    rc = scan_counts(j, items, parts, &n_items);
+    rc = exclusive_sum(j, items, items, parts + 1);
     if (rc != GJ_OK) goto done;
-    JCUDA(cudaMemcpy(&h_max, max_chunk, 4, cudaMemcpyDeviceToHost));
-    tslots = 1u << table_bits(h_max);
-    smem = (size_t)tslots * (sizeof(K) + 4);
+    if (bits == 0) {
+        /* one partition: what the kernels computed is known here, so no
+         * read-back (R and S both have rows: run_typed returned otherwise) */
+        n_items = ((R->rows + P::RC - 1) / P::RC) * ((S->rows + P::SC - 1) / P::SC);
+        h_max = R->rows < (u64)P::RC ? R->rows : (u64)P::RC;
+    } else {
+        /* item count and largest R chunk in one read-back */
+        JCUDA(cudaMemcpyAsync(hv, items + parts, sizeof hv, cudaMemcpyDeviceToHost, j->mem.s));
+        JCUDA(cudaStreamSynchronize(j->mem.s));
+        n_items = hv[0];
+        h_max = hv[1];
+    }
+    tbits = table_bits((uint32_t)h_max);
+    if (tbits < P::MIN_TABLE_BITS) tbits = P::MIN_TABLE_BITS;
+    smem = ((size_t)1 << tbits) * (sizeof(K) + 4);
     JCUDA(mem_alloc(&j->mem, (void **)&cnt, (n_items + 1) * 8));
     JCUDA(mem_alloc(&j->mem, (void **)&multi, n_items + 1));
     JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
-    JCUDA(mem_alloc(&j->mem, (void **)&item_map, n_items * 4));
-    phj_item_map_kernel<<<grid_for(parts, 256), 256, 0, j->mem.s>>>(items, parts, item_map);
-    JLAUNCHED();
+    if (bits && n_items) {
+        JCUDA(mem_alloc(&j->mem, (void **)&item_map, n_items * 4));
+        phj_item_map_kernel<<<grid_for(n_items, 256), 256, 0, j->mem.s>>>(items, parts, n_items,
+                                                                           item_map);
+        JLAUNCHED();
+    }
     JCUDA(cudaFuncSetAttribute(phj_match_kernel<K, false, P::THREADS, P::RC, P::SC>,
                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     JCUDA(cudaFuncSetAttribute(phj_match_kernel<K, true, P::THREADS, P::RC, P::SC>,
@@ -514,8 +533,8 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     if (n_items) {
         phj_match_kernel<K, false, P::THREADS, P::RC, P::SC><<<(unsigned)n_items, P::THREADS, smem,
                                                               j->mem.s>>>(
-            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, item_map, bits, tslots, cnt, first,
-            multi, *e);
+            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, item_map, bits, tbits, cnt,
+            first, multi, *e);
         JLAUNCHED();
     }
     JCUDA(cudaMemsetAsync(cnt + n_items, 0, 8, j->mem.s));
@@ -527,8 +546,8 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     if (n_items && total) {
         phj_match_kernel<K, true, P::THREADS, P::RC, P::SC><<<(unsigned)n_items, P::THREADS, smem,
                                                              j->mem.s>>>(
-            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, item_map, bits, tslots, cnt, first,
-            multi, *e);
+            (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, item_map, bits, tbits, cnt,
+            first, multi, *e);
         JLAUNCHED();
     }
     JCUDA(gj_timer_mark(tm, j->mem.s));

@@ -94,31 +94,38 @@ __global__ __launch_bounds__(THREADS) void minmax_kernel(const K *k, u64 n, u64 
     }
 }
 
-/* Partition starts of keys sorted by their low `bits` bits: start[p] = first
- * row of partition p, start[P] = n. Requires n >= 1. */
+/* Partition starts of keys sorted by their low `bits` bits (the stable radix
+ * order of the transform): start[p] = first row whose (key & mask) >= p, for
+ * p in [0, P], so start[P] = n. One binary search per partition boundary
+ * (log2 n dependent loads, the top levels shared in L2) instead of a pass
+ * over all n keys: on the H200 that pass read the whole probe side again
+ * (2^26 keys: about 0.1 ms) even when there is one partition. */
 template <typename K>
 __global__ void bounds_kernel(const K *k, u64 n, uint32_t mask, uint32_t P, uint32_t *start)
 {
-    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
-        int64_t p = (int64_t)((u64)k[i] & mask);
-        int64_t prev = i ? (int64_t)((u64)k[i - 1] & mask) : -1;
-        for (int64_t q = prev + 1; q <= p; q++) start[q] = (uint32_t)i;
-        if (i == n - 1)
-            for (int64_t q = p + 1; q <= (int64_t)P; q++) start[q] = (uint32_t)n;
+    for (u64 p = blockIdx.x * (u64)blockDim.x + threadIdx.x; p <= P; p += (u64)gridDim.x * blockDim.x) {
+        u64 lo = 0, hi = n;
+        while (lo < hi) {
+            const u64 mid = lo + (hi - lo) / 2;
+            if (((u64)__ldg(k + mid) & mask) < p) lo = mid + 1;
+            else hi = mid;
+        }
+        start[p] = (uint32_t)lo;
     }
 }
 
 /* Work items of partition p: R chunks x S chunks (decomposition of oversized
- * partitions, for skew and duplicates). items[P] = 0 for the exclusive scan. */
+ * partitions, for skew and duplicates). items[P] = 0 for the exclusive scan;
+ * items[P + 1] (zeroed by the caller) receives the largest R chunk, so one
+ * read-back after the scan gives both the item count and the table size. */
 template <int RC, int SC>
-__global__ void phj_items_kernel(const uint32_t *rs, const uint32_t *ss, uint32_t P, u64 *items,
-                                 unsigned *max_chunk)
+__global__ void phj_items_kernel(const uint32_t *rs, const uint32_t *ss, uint32_t P, u64 *items)
 {
     for (u64 p = blockIdx.x * (u64)blockDim.x + threadIdx.x; p <= P; p += (u64)gridDim.x * blockDim.x) {
         if (p == P) { items[p] = 0; continue; }
         u64 nr = rs[p + 1] - rs[p], ns = ss[p + 1] - ss[p];
         items[p] = (nr && ns) ? ((nr + RC - 1) / RC) * ((ns + SC - 1) / SC) : 0;
-        if (items[p]) atomicMax(max_chunk, (unsigned)(nr < RC ? nr : RC));
+        if (items[p]) atomicMax(items + P + 1, nr < RC ? nr : (u64)RC);
     }
 }
 
@@ -206,20 +213,37 @@ __device__ __forceinline__ void write_unique(const K *sk, const uint32_t *first,
     }
 }
 
-/* item -> partition, so match blocks need no search */
-__global__ void phj_item_map_kernel(const u64 *item_start, uint32_t P, uint32_t *map)
+/* item -> partition, so match blocks need no search: one thread per item,
+ * a binary search of the item starts (item_start[p] <= item <
+ * item_start[p + 1]). It replaced a thread per partition looping over the
+ * partition's items, which reloaded item_start[p + 1] after every store
+ * (the compiler cannot prove they do not alias): one partition of 4096
+ * items (624 x 2^26 rows) made it a serial chain of 4096 load-store rounds. */
+__global__ void phj_item_map_kernel(const u64 *item_start, uint32_t P, u64 n_items, uint32_t *map)
 {
-    for (u64 p = blockIdx.x * (u64)blockDim.x + threadIdx.x; p < P; p += (u64)gridDim.x * blockDim.x)
-        for (u64 i = item_start[p]; i < item_start[p + 1]; i++) map[i] = (uint32_t)p;
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n_items; i += (u64)gridDim.x * blockDim.x) {
+        uint32_t lo = 0, hi = P; /* first q in [0, P] with item_start[q] > i, minus one */
+        while (lo < hi) {
+            const uint32_t mid = lo + (hi - lo) / 2;
+            if (__ldg(item_start + mid) <= i) lo = mid + 1;
+            else hi = mid;
+        }
+        map[i] = lo - 1;
+    }
 }
 
 /* PHJ match: one block per work item builds a shared-memory hash table of its
  * R chunk (keys hashed on the bits above the partition bits) and probes its
- * S chunk. COUNT: counts[item]; WRITE: rows at offs[item]. */
+ * S chunk. COUNT: counts[item]; WRITE: rows at offs[item]. item_map NULL:
+ * one partition (no partition bits). Every block uses the whole table the
+ * launch sized, 2^tbits slots (>= 1.5x the largest chunk, and at least 4096
+ * slots: a small R chunk then sits in a sparse table, so a probe that misses
+ * mostly reads one empty slot; at load 0.6 a warp waited for the longest of
+ * 32 linear-probe runs, several shared-memory rounds with bank conflicts). */
 template <typename K, bool WRITE, int THREADS, int RC, int SC>
-__global__ __launch_bounds__(THREADS) void phj_match_kernel(
+__global__ __launch_bounds__(THREADS, WRITE ? 1024 / THREADS : 2048 / THREADS) void phj_match_kernel(
     const K *rk, const K *sk, const uint32_t *rstart, const uint32_t *sstart,
-    const u64 *item_start, const uint32_t *item_map, int shift, uint32_t tslots, u64 *cnt_off,
+    const u64 *item_start, const uint32_t *item_map, int shift, int tbits, u64 *cnt_off,
     uint32_t *first, unsigned char *multi, Emit e)
 {
     typedef cub::BlockScan<u64, THREADS> BS;
@@ -228,23 +252,22 @@ __global__ __launch_bounds__(THREADS) void phj_match_kernel(
     __shared__ u64 s_running;
     extern __shared__ __align__(16) unsigned char smem[];
     const u64 item = blockIdx.x;
-    const uint32_t p = item_map[item];
+    const uint32_t p = item_map ? item_map[item] : 0;
     const uint32_t rs = rstart[p], re = rstart[p + 1], ss = sstart[p], se = sstart[p + 1];
     const u64 nsc = (se - ss + SC - 1) / SC, local = item - item_start[p];
     const uint32_t r0 = rs + (uint32_t)(local / nsc) * RC, r1 = min(re, r0 + RC);
     const uint32_t s0 = ss + (uint32_t)(local % nsc) * SC, s1 = min(se, s0 + SC);
     /* S rows are visited by one item only when R fits one chunk */
     const bool one_chunk = re - rs <= (uint32_t)RC;
+    if (WRITE && cnt_off[item + 1] == cnt_off[item]) return; /* no output rows */
     if (WRITE && !multi[item]) {
         write_unique<K, THREADS, BS>(sk, first, s0, s1, cnt_off[item], e, tmp.scan);
         return;
     }
-    /* table: 2^bits slots >= 1.5 rows; the launch sized shared memory for
-     * the largest chunk (tslots slots) */
-    const int bits = table_bits(r1 - r0);
+    const int bits = tbits;
     const uint32_t slots = 1u << bits, smask = slots - 1;
     K *tk = (K *)smem;
-    uint32_t *tid = (uint32_t *)(tk + tslots);
+    uint32_t *tid = (uint32_t *)(tk + slots);
     for (uint32_t i = threadIdx.x; i < slots; i += THREADS) tid[i] = EMPTY;
     __syncthreads();
     for (uint32_t r = r0 + threadIdx.x; r < r1; r += THREADS) {

@@ -3,7 +3,8 @@
  * one-row sides, odd sizes, a tile and a partition chunk plus one, 2^20 rows,
  * Zipf-skewed foreign keys, duplicates in R (many-to-many, including one key
  * repeated past a shared-memory chunk), 8-byte keys with high bits set,
- * mixed payload widths, 0 and 8 payload columns, match ratio 0; the radix
+ * mixed payload widths, 0 and 8 payload columns, match ratio 0, a build
+ * side too small to partition against several probe chunks; the radix
  * partition under PHJ against a CPU stable partition (every bit count 1..16,
  * every value mode, 4- and 8-byte keys, sizes around the 4096-row tile, all
  * keys in one partition, and CUB's order equal to it).
@@ -368,6 +369,31 @@ static void test_gpu_match_ratio_zero(void **state)
     gj_dtable_free(&ds);
 }
 
+/* A build side small enough for PHJ to skip partitioning (|R| <= 2048: one
+ * partition, the item map and the read-back skipped) against a probe side of
+ * several S chunks (16384 rows a work item), with and without matches, with
+ * duplicates in R (the WRITE pass probes again), 8-byte keys; and |R| = 2049,
+ * the smallest that partitions, with S rows in few partitions. */
+static void test_gpu_small_build_side(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 8;
+    pkfk_case(624, 5 * 16384 + 77, 0.5, 4, 3, 1, W4, 0);
+    pkfk_case(624, 3 * 16384, 0, 4, 3, 1, W4, 0);
+    pkfk_case(2048, 2 * 16384 + 1, 1, 8, 1, 2, WMIX, 0xF000000000000000ULL);
+    pkfk_case(2049, 3 * 16384 + 5, 0.9, 4, 2, 2, W4, 0);
+    pkfk_case(1, 16384 + 1, 1, 4, 1, 1, W4, 0);
+    gj_dtable hr, hs;
+    host_table(&hr, 600, 4, 1, W4);
+    host_table(&hs, 2 * 16384 + 999, 4, 2, W4);
+    for (uint64_t i = 0; i < hr.rows; i++) hset(&hr.key, i, i % 200); /* each key 3 times */
+    for (uint64_t i = 0; i < hs.rows; i++) hset(&hs.key, i, rnd() % 4000);
+    check_all(&hr, &hs, UINT64_MAX);
+    gj_htable_free(&hr);
+    gj_htable_free(&hs);
+}
+
 /* ---- the radix partition (operators/join_partition.h) ------------------ */
 
 /* one case: n keys (random, or all with the same low `bits` bits when
@@ -486,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_gpu_many_to_many),
         cmocka_unit_test(test_gpu_wide_keys_and_payloads),
         cmocka_unit_test(test_gpu_match_ratio_zero),
+        cmocka_unit_test(test_gpu_small_build_side),
         cmocka_unit_test(test_gpu_partition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
