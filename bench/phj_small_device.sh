@@ -24,9 +24,9 @@ NCU="ncu --clock-control none -k regex:phj_|bounds_|nphj_ --metrics gpu__time_du
 summ() {
     python3 -c '
 import csv, sys
-rows = list(csv.reader(open(sys.argv[1])))
+rows = list(csv.reader(l for l in open(sys.argv[1]) if l.startswith(chr(34))))
 h = rows[0]; idx = {n: i for i, n in enumerate(h)}
-def g(r, n): return r[idx[n]] if n in idx else "?"
+def g(r, n): return r[idx[n]].replace(",", "") if n in idx else "?"
 for r in rows[2:]:
     if len(r) < len(h): continue
     name = g(r, "Kernel Name").split("(")[0].split("<")[0][-26:]
