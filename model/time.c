@@ -570,39 +570,61 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         }
         seq(a, "segmented reduction", N * P * pb + out);
     } else { /* PGB-UR, PGB-TR (T-GB-PGB): operators/groupby_api.cu run_pgb */
-        const int tr = impl == GJ_IMPL_PGB_TR;
-        /* Partitions of about 1024 groups each, at most 2^16 (two 8-bit
-         * passes); none at all when g <= 1024. */
+        const int tr = impl == GJ_IMPL_PGB_TR && P > 0;
+        /* A chunk's shared tables (4096 hash slots filled to 5/8, 32 KB of
+         * aggregate slots: pgb_limit) keep `limit` groups; the code
+         * partitions the hashed keys so that a partition averages 7/8 of
+         * that, at most 2^16 partitions (two 8-bit passes). */
+        const double limit = fmin(floor(32768.0 / fmax(accb, 1)), 2560);
+        const double per = floor(limit / 8) * 7;
         double parts = 1;
         int bits = 0;
-        while (parts < 65536 && parts * 1024 < g) parts *= 2, bits++;
-        /* Chunks of T rows, one block each: about 12 blocks per SM, never
-         * more than a partition, never under 4096 rows. */
-        const double T = fmax(4096, fmin(N / parts, ceil(N / (fmax(hw->sm_count, 1) * 12))));
-        const double chunks = ceil(N / T);
-        /* Distinct groups a chunk sees: each group lives in one partition,
-         * and a chunk's T rows are drawn from its partition's g/P groups. */
-        const double gp = fmax(1, g / parts);
-        const double gc = gp <= 1 ? 1 : fmax(1, gp * -expm1(T * log1p(-1 / gp)));
-        /* A block's table keeps at most `limit` groups (32 KB of slots, half
-         * of 4096 hash slots); rows of the others go to the global table. */
-        const double limit = fmin(32768.0 / fmax(slot, 1), 2048);
+        while (parts < 65536 && parts * per < g) parts *= 2, bits++;
+        /* Pieces of T rows, one block each: about 4 waves of full SMs (3
+         * blocks of 64 KB per SM with 4-byte keys, 2 of 80 KB with 8-byte
+         * ones), never under 4096 rows. A partition of at most T rows is
+         * one piece and writes its groups straight to their output rows; a
+         * larger one is cut, and its pieces merge through a global table. */
+        const double occ = kb == 4 ? 3 : 2;
+        const double T = fmax(4096, ceil(N / (fmax(hw->sm_count, 1) * occ * 4)));
+        const double np = N / parts, cut = np > T;
+        const double items = parts * (cut ? ceil(np / T) : 1);
+        /* Distinct groups a piece sees: its rows are drawn from its
+         * partition's g / parts groups. */
+        const double gp = fmax(1, g / parts), rows = fmin(np, T);
+        const double gc = gp <= 1 ? 1 : fmax(1, gp * -expm1(rows * log1p(-1 / gp)));
         const double over = gc > limit ? 1 - limit / gc : 0;
+        /* Without partitions a chunk counts its groups first and then
+         * aggregates into R copies of the slots; partitioned, it claims and
+         * aggregates in one pass with one copy. */
         double copies = 1;
-        while (copies < 32 && 2 * copies * 2 * fmin(gc, limit) <= 32768.0 / fmax(slot, 1)) copies *= 2;
+        if (!bits)
+            while (copies < 32 && 2 * copies * fmin(gc, limit) <= 32768.0 / fmax(accb, 1)) copies *= 2;
         begin(a, "group");
         seq(a, "hash keys", 2.0 * N * kb);
-        if (bits) {
-            partition(a, tr && P ? "partition (hash, first column)" : "partition (hash, row id)", N, kb,
-                      tr && P ? pb : 4, bits);
-            if (!tr || !P) seq(a, "row ids", N * 4.0);
+        double moved = 0; /* value bytes a row carries through the partition */
+        if (bits && !tr) {
+            /* up to 8 bits the first pass makes the row ids; CUB's sort,
+             * used above, needs them written first */
+            if (bits > 8) seq(a, "row ids", N * 4.0);
+            partition(a, "partition (hash, row id)", N, kb, 4, bits);
+            moved = 4;
+        } else if (bits) {
+            /* the payload columns travel with the key, two 4-byte columns
+             * packed into one 8-byte value (packed as read up to 8 bits,
+             * packed first for CUB's sort above) */
+            int jobs = pb == 4 ? P / 2 : P, odd = pb == 4 ? P % 2 : 0;
+            for (int c = 0; c < jobs; c++) {
+                if (bits > 8 && pb == 4) seq(a, "pack a pair of payload columns", N * 16.0);
+                partition(a, "partition (hash, payload pair or 8-byte column)", N, kb, 8, bits);
+            }
+            if (odd) partition(a, "partition (hash, last 4-byte column)", N, kb, 4, bits);
+            moved = P * (double)pb;
         }
         seq(a, "partition bounds", N * kb);
-        temp = 2 * N * kb + (bits ? N * (tr && P ? pb : 8.0) : 0);
+        temp = 2 * N * kb + N * moved + (bits > 8 ? N * (kb + 8.0) : 0);
         begin(a, "aggregate");
-        if (tr && bits)
-            for (int c = 1; c < P; c++) partition(a, "partition payload columns with the key", N, kb, pb, bits);
-        seq(a, "read hashed keys twice (build, aggregate)", 2.0 * N * kb);
+        seq(a, bits ? "read hashed keys once" : "read hashed keys twice (count, aggregate)", (bits ? 1.0 : 2.0) * N * kb);
         if (!tr && bits) {
             /* ids are increasing inside a partition: a warp spans about as
              * many rows as there are non-empty partitions */
@@ -614,14 +636,16 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         }
         term(a, GJ_TERM_HASH, "shared-memory table inserts", N / (atom_shared(hw, fmin(gc, limit)) * GB), 0);
         term(a, GJ_TERM_ATOMIC, "shared-memory aggregation",
-             N * (1 - over) * A / (atom_shared(hw, fmin(gc, limit) * copies) * GB), 0);
-        /* Every chunk merges its groups into one global table (g entries),
-         * and rows that missed the block's table are aggregated there. */
-        double merges = chunks * fmin(gc, limit) + N * over;
+             N * (1 - over) * nacc / (atom_shared(hw, fmin(gc, limit) * copies) * GB), 0);
+        /* Pieces of cut partitions merge their groups into the global table,
+         * and rows past a table's limit are aggregated there. */
+        double merges = (cut || !bits ? items * fmin(gc, limit) : 0) + N * over;
         double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, 2 * g * (kb + 4.0));
-        term(a, GJ_TERM_HASH, "global table inserts (block merges, overflow rows)", merges / (rate * GB), 0);
-        counter(a, "output slots of new groups from one counter", g);
-        atomics_global(a, "global aggregation (block merges, overflow rows)", merges * A, teff, g * 8.0 * A);
+        if (merges > 0) {
+            term(a, GJ_TERM_HASH, "global table inserts (piece merges, overflow rows)", merges / (rate * GB), 0);
+            atomics_global(a, "global aggregation (piece merges, overflow rows)", merges * nacc, teff, g * accb);
+        }
+        counter(a, "output rows: one counter (per new group, or per whole partition)", cut || !bits ? g : items);
         temp += 2 * fmax(g, 1024) * (kb + 4.0);
         seq(a, "write groups", out);
     }

@@ -27,20 +27,38 @@
 #define GJ_LAUNCHED() GJ_CUDA(cudaPeekAtLastError())
 
 /* Device allocations of one operator run; peak is what the run held at most.
- * Frees everything still held in gj_arena_release. */
+ * Frees everything still held in gj_arena_release. pooled: allocate from
+ * the device's stream-ordered pool on `st` (set gj_pool_retain first, so
+ * that freed blocks stay mapped for the next run); else cudaMalloc. */
 #define GJ_ARENA_MAX 64
 typedef struct gj_arena {
     void *ptr[GJ_ARENA_MAX];
     size_t size[GJ_ARENA_MAX];
     int n;
     size_t now, peak;
+    int pooled;
+    cudaStream_t st;
 } gj_arena;
+
+/* Keep the default pool's freed memory mapped (release threshold: all):
+ * an operator that allocates gigabytes per run would otherwise pay the
+ * mapping again on every run (the joins measured it; operators/JOIN.md). */
+static inline cudaError_t gj_pool_retain(void)
+{
+    int dev = 0;
+    cudaMemPool_t pool;
+    uint64_t thr = UINT64_MAX;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetDefaultMemPool(&pool, dev);
+    if (e == cudaSuccess) e = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr);
+    return e;
+}
 
 static inline cudaError_t gj_arena_alloc(gj_arena *a, void **p, size_t bytes)
 {
     *p = NULL;
     if (a->n == GJ_ARENA_MAX) return cudaErrorMemoryAllocation;
-    cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
+    cudaError_t e = a->pooled ? cudaMallocAsync(p, bytes ? bytes : 1, a->st) : cudaMalloc(p, bytes ? bytes : 1);
     if (e != cudaSuccess) return e;
     a->ptr[a->n] = *p;
     a->size[a->n++] = bytes;
@@ -49,13 +67,26 @@ static inline cudaError_t gj_arena_alloc(gj_arena *a, void **p, size_t bytes)
     return cudaSuccess;
 }
 
+static inline void gj_arena_dealloc(const gj_arena *a, void *p)
+{
+    if (a->pooled) cudaFreeAsync(p, a->st);
+    else cudaFree(p);
+}
+
+/* Temporaries held outside the arena for a while (a callee's own
+ * buffers): count them in the peak. */
+static inline void gj_arena_note(gj_arena *a, size_t bytes)
+{
+    if (a->now + bytes > a->peak) a->peak = a->now + bytes;
+}
+
 /* Free one allocation early (NULL accepted). */
 static inline void gj_arena_free(gj_arena *a, void *p)
 {
     if (!p) return;
     for (int i = 0; i < a->n; i++)
         if (a->ptr[i] == p) {
-            cudaFree(p);
+            gj_arena_dealloc(a, p);
             a->now -= a->size[i];
             a->ptr[i] = a->ptr[--a->n];
             a->size[i] = a->size[a->n];
@@ -65,7 +96,7 @@ static inline void gj_arena_free(gj_arena *a, void *p)
 
 static inline void gj_arena_release(gj_arena *a)
 {
-    for (int i = 0; i < a->n; i++) cudaFree(a->ptr[i]);
+    for (int i = 0; i < a->n; i++) gj_arena_dealloc(a, a->ptr[i]);
     a->n = 0;
     a->now = 0;
 }

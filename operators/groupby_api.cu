@@ -31,7 +31,9 @@ extern "C" {
 #include "operators/groupby.h"
 #include "operators/groupby_kernels.cuh"
 #include "operators/groupby_sort.h"
+#include "operators/join_partition.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 using namespace gjgb;
@@ -123,12 +125,12 @@ int alloc_out(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec *s, cons
     gj_ctx *ctx = c.ctx;
     out->key.width = in->key.width;
     out->key.type = GJ_DT_INT;
-    GJ_CUDA(cudaMalloc(&out->key.data, (cap ? cap : 1) * in->key.width));
+    GJ_CUDA(cudaMallocAsync(&out->key.data, (cap ? cap : 1) * in->key.width, c.st));
     out->n_aggs = w->n_aggs;
     for (int i = 0; i < w->n_aggs; i++) {
         out->agg[i].width = ap[i].out_w;
         out->agg[i].type = ap[i].out_t;
-        GJ_CUDA(cudaMalloc(&out->agg[i].data, (cap ? cap : 1) * ap[i].out_w));
+        GJ_CUDA(cudaMallocAsync(&out->agg[i].data, (cap ? cap : 1) * ap[i].out_w, c.st));
         if (ap[i].acc >= 0) s->dst[ap[i].acc] = out->agg[i].data;
     }
     if (hidden >= 0) GJ_CUDA(gj_arena_alloc(&c.ar, &s->dst[hidden], (cap ? cap : 1) * 8));
@@ -175,26 +177,25 @@ int sort_output(Ctx &c, gj_groupby_out *out)
     if (m < 2) goto done;
     GJ_CUDA(gj_arena_alloc(&c.ar, &iota, m * 4));
     GJ_CUDA(gj_arena_alloc(&c.ar, &perm, m * 4));
-    GJ_CUDA(cudaMalloc(&ks, m * kw));
+    GJ_CUDA(cudaMallocAsync(&ks, m * kw, c.st));
     k_iota<<<grid_for(c, m, 256), 256, 0, c.st>>>((uint32_t *)iota, m);
     GJ_LAUNCHED();
     rc = gjgb_sort_pairs(out->key.data, ks, kw, iota, perm, 4, m, 0, 8 * kw, &c.ar, c.st, ctx);
     if (rc) goto done;
-    GJ_CUDA(cudaFree(out->key.data));
+    GJ_CUDA(cudaFreeAsync(out->key.data, c.st));
     out->key.data = ks;
     ks = NULL;
     for (int i = 0; i < out->n_aggs; i++) {
         void *d = NULL;
-        GJ_CUDA(cudaMalloc(&d, m * out->agg[i].width));
+        GJ_CUDA(cudaMallocAsync(&d, m * out->agg[i].width, c.st));
         k_permute<<<grid_for(c, m, 256), 256, 0, c.st>>>(out->agg[i].data, out->agg[i].width,
                                                          (const uint32_t *)perm, m, d);
         GJ_LAUNCHED();
-        GJ_CUDA(cudaStreamSynchronize(c.st));
-        cudaFree(out->agg[i].data);
+        GJ_CUDA(cudaFreeAsync(out->agg[i].data, c.st));
         out->agg[i].data = d;
     }
 done:
-    if (ks) cudaFree(ks);
+    if (ks) cudaFreeAsync(ks, c.st);
     gj_arena_free(&c.ar, iota);
     gj_arena_free(&c.ar, perm);
     return rc;
@@ -401,7 +402,7 @@ int run_hgb(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, const 
         if (lim64 > gmax) lim64 = gmax;
         GJ_CUDA(gj_arena_alloc(&c.ar, &tkeys, cap * sizeof(K)));
         GJ_CUDA(gj_arena_alloc(&c.ar, &tvals, cap * 4));
-        GJ_CUDA(cudaMalloc(&out->key.data, lim64 * sizeof(K)));
+        GJ_CUDA(cudaMallocAsync(&out->key.data, lim64 * sizeof(K), c.st));
         int ovf = 0;
         if (gw == 1) rc = hgb_stage1<K, uint8_t>(c, in, cap, (uint32_t)lim64, tkeys, (uint32_t *)tvals, (uint32_t *)cnt, gid, out->key.data, &ovf);
         else if (gw == 2) rc = hgb_stage1<K, uint16_t>(c, in, cap, (uint32_t)lim64, tkeys, (uint32_t *)tvals, (uint32_t *)cnt, gid, out->key.data, &ovf);
@@ -413,7 +414,7 @@ int run_hgb(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, const 
         tkeys = tvals = NULL;
         if (!ovf) break;
         /* more groups than the hint: grow and repeat stage 1 */
-        GJ_CUDA(cudaFree(out->key.data));
+        GJ_CUDA(cudaFreeAsync(out->key.data, c.st));
         out->key.data = NULL;
         hint = lim64 * 8;
     }
@@ -423,8 +424,8 @@ int run_hgb(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, const 
         void *keyd = out->key.data;
         out->key.data = NULL;
         rc = alloc_out(c, in, w, &s, ap, hidden, groups, out);
-        if (rc) { cudaFree(keyd); goto done; }
-        cudaFree(out->key.data);
+        if (rc) { cudaFreeAsync(keyd, c.st); goto done; }
+        cudaFreeAsync(out->key.data, c.st);
         out->key.data = keyd;
     }
     if ((rc = init_acc(c, s, groups))) goto done;
@@ -619,111 +620,205 @@ done:
 }
 
 /* ------------------------------------------------------------------ PGB */
+/* A chunk's shared tables: TS slots of (hashed key, local id) and
+ * agg_bytes of aggregate slots; pgb_limit() says how many groups they hold.
+ * 4096 slots + 32 KB (4-byte keys: 64 KB, 3 blocks of 512 threads per SM)
+ * hold 2560 groups of two 4-byte aggregates. GJ_PGB_TS=8192 (+48 KB: 112 KB,
+ * 2 blocks per SM, 5120 groups, so 2^20 groups take one 8-bit pass instead
+ * of two) is the A/B knob: on the H200 the fuller SMs won, 9.9-13.6 ms
+ * against 12.3-17.5 for PGB-TR at 2^14..2^26 groups (bench/RESULTS.md). */
+struct PgbShape {
+    int ts;
+    unsigned agg_bytes;
+};
+
+PgbShape pgb_shape()
+{
+    const char *e = getenv("GJ_PGB_TS");
+    if (e && strcmp(e, "8192") == 0) return {8192, 48 * 1024};
+    return {4096, 32 * 1024};
+}
+
+/* What gj_join_partition holds besides its output. Its own partition: a
+ * second (key, value) buffer when it takes two passes, and per-tile
+ * histograms (256 counts of 4 bytes per tile of 5760 rows: under n / 4
+ * bytes). CUB: the values built first and the sort's alternate buffers. */
+size_t pgb_part_tmp(uint64_t n, int kw, int vw, int bits, int cub)
+{
+    if (cub) return n * (size_t)(kw + 2 * vw) + 1024;
+    return (bits > 8 ? n * (size_t)(kw + vw) : 0) + n / 4 + 1024;
+}
+
+/* Partition (hashed key, values) on the low `bits` hashed bits: stable, so
+ * every column partitioned with the same keys lands in the same order. Up
+ * to 8 bits, the joins' radix partition (join_partition.cuh: one pass that
+ * builds the values as it reads them); above, CUB's radix sort (values
+ * built first). On the H200 at 2^28 rows, key + 8 value bytes, the group
+ * phase took 4.6 ms against CUB's 5.2 in one pass, 8.2 against 7.5 in two
+ * (bench/RESULTS.md); GJ_PGB_PARTITION=custom|cub forces either.
+ * PGB-UR: the values are row ids. PGB-TR: the
+ * payload columns, two 4-byte columns packed into one pass (r.src[j] then
+ * points at its half and r.sshift[j] = 1); every pass rewrites hs with the
+ * same keys. */
+template <typename K>
+int pgb_partition(Ctx &c, bool rowids, const void *h, void *hs, uint64_t n, int bits, GbSpec &r,
+                  void **rowid)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    const int kw = sizeof(K);
+    const char *e = getenv("GJ_PGB_PARTITION");
+    const int cub = e && !strcmp(e, "cub") ? 1 : e && !strcmp(e, "custom") ? 0 : bits > 8;
+    bool done_src[GB_MAX_ACC] = {false};
+    if (rowids) {
+        GJ_CUDA(gj_arena_alloc(&c.ar, rowid, n * 4));
+        rc = gj_join_partition(kw, h, hs, GJ_PART_IOTA, NULL, NULL, *rowid, n, bits, cub, c.st, ctx);
+        gj_arena_note(&c.ar, pgb_part_tmp(n, kw, 4, bits, cub));
+        goto done;
+    }
+    for (int j = 0; j < r.n; j++) {
+        if (!r.src[j] || done_src[j]) continue;
+        int mate = -1; /* another 4-byte column to travel with this one */
+        if (r.pw[j] == 4)
+            for (int q = j + 1; q < r.n && mate < 0; q++)
+                if (r.src[q] && !done_src[q] && r.pw[q] == 4 && r.src[q] != r.src[j]) mate = q;
+        const void *a = r.src[j], *b = mate >= 0 ? r.src[mate] : NULL;
+        void *v = NULL;
+        int mode = mate >= 0 ? GJ_PART_PACK : r.pw[j] == 8 ? GJ_PART_COPY8 : GJ_PART_COPY4;
+        const int vw = mate >= 0 ? 8 : r.pw[j];
+        GJ_CUDA(gj_arena_alloc(&c.ar, &v, n * vw));
+        if ((rc = gj_join_partition(kw, h, hs, mode, a, b, v, n, bits, cub, c.st, ctx))) goto done;
+        gj_arena_note(&c.ar, pgb_part_tmp(n, kw, vw, bits, cub));
+        for (int q = j; q < r.n; q++) { /* every accumulator over a or b */
+            if (!r.src[q] || done_src[q]) continue;
+            if (r.src[q] == a) {
+                r.src[q] = v;
+                r.sshift[q] = mate >= 0;
+                done_src[q] = true;
+            } else if (b && r.src[q] == b) {
+                r.src[q] = (const char *)v + 4;
+                r.sshift[q] = 1;
+                done_src[q] = true;
+            }
+        }
+    }
+done:
+    return rc;
+}
+
+/* The chunk kernel over every piece of every partition. Output ids come
+ * from the global table's counter, capped at the output's capacity; when the
+ * table or the output is too small (more groups than the hint said), both
+ * grow 4x and the chunks run again. */
+template <typename K, int TS>
+int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, const AggPlan *ap, int hidden,
+               const K *hs, PgbArgs a, uint64_t P, uint64_t hint, unsigned agg_bytes, gj_groupby_out *out)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    void *tkeys = NULL, *tvals = NULL, *cnt = NULL, *item_end = NULL;
+    const size_t smem = (sizeof(K) + 4) * (size_t)TS + agg_bytes;
+    int occ = 0;
+    uint32_t items = 0;
+    const uint64_t n = a.n, ncap = next_pow2(2 * (n > 512 ? n : 512));
+    uint64_t cap = next_pow2(2 * (hint > 1024 ? hint : 1024)); /* table slots, load <= 1/2 */
+    if (cap > ncap) cap = ncap;
+    GJ_CUDA(cudaFuncSetAttribute(k_pgb_chunk<K, TS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_pgb_chunk<K, TS>, PolicyChunk::THREADS, smem));
+    if (occ < 1) occ = 1;
+    /* pieces of T rows: about 4 waves of full SMs, at least 4096 rows */
+    a.T = (n + (uint64_t)c.sms * occ * 4 - 1) / ((uint64_t)c.sms * occ * 4);
+    if (a.T < 4096) a.T = 4096;
+    GJ_CUDA(gj_arena_alloc(&c.ar, &item_end, P * 4));
+    k_pgb_pieces<<<grid_for(c, P, 256), 256, 0, c.st>>>(a.start, P, a.T, (uint32_t *)item_end);
+    GJ_LAUNCHED();
+    if ((rc = gjgb_inclusive_sum((const uint32_t *)item_end, (uint32_t *)item_end, P, &c.ar, c.st, ctx))) goto done;
+    GJ_CUDA(cudaMemcpyAsync(&items, (const uint32_t *)item_end + P - 1, 4, cudaMemcpyDeviceToHost, c.st));
+    a.item_end = (const uint32_t *)item_end;
+    GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 8));
+    for (;;) {
+        uint32_t hc[2];
+        const uint64_t ocap = cap / 2 < n ? cap / 2 : n;
+        if ((rc = alloc_out(c, in, w, &r, ap, hidden, ocap, out))) goto done;
+        GJ_CUDA(gj_arena_alloc(&c.ar, &tkeys, cap * sizeof(K)));
+        GJ_CUDA(gj_arena_alloc(&c.ar, &tvals, cap * 4));
+        GJ_CUDA(cudaMemsetAsync(tvals, 0xff, cap * 4, c.st));
+        GJ_CUDA(cudaMemsetAsync(tkeys, 0xff, cap * sizeof(K), c.st));
+        GJ_CUDA(cudaMemsetAsync(cnt, 0, 8, c.st));
+        GJ_CUDA(cudaStreamSynchronize(c.st)); /* items */
+        {
+            GTable<K> gt = {(K *)tkeys, (uint32_t *)tvals, cap - 1, (uint32_t *)cnt, (uint32_t)ocap, (int *)cnt + 1};
+            if (items) {
+                k_pgb_chunk<K, TS><<<items, PolicyChunk::THREADS, smem, c.st>>>(hs, r, a, gt, (K *)out->key.data,
+                                                                                agg_bytes);
+                GJ_LAUNCHED();
+            }
+        }
+        GJ_CUDA(cudaMemcpyAsync(hc, cnt, 8, cudaMemcpyDeviceToHost, c.st));
+        GJ_CUDA(cudaStreamSynchronize(c.st));
+        gj_arena_free(&c.ar, tkeys);
+        gj_arena_free(&c.ar, tvals);
+        tkeys = tvals = NULL;
+        if (!hc[1]) { out->groups = hc[0]; break; }
+        gj_groupby_out_free(out); /* more groups than the hint: larger, again */
+        if (hidden >= 0) gj_arena_free(&c.ar, r.dst[hidden]);
+        if (cap >= ncap) { rc = gj_seterr(ctx, GJ_ERR_CUDA, "PGB: global table overflow at %llu slots", (unsigned long long)cap); goto done; }
+        cap = cap * 4 < ncap ? cap * 4 : ncap;
+    }
+done:
+    return rc;
+}
+
 template <typename K>
 int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbSpec &s, const AggPlan *ap,
             int hidden, gj_phase_timer *tm, gj_groupby_out *out)
 {
     int rc = GJ_OK;
     gj_ctx *ctx = c.ctx;
-    uint64_t n = in->rows;
+    const uint64_t n = in->rows;
     const int kw = sizeof(K);
-    const int TS = 4096;                 /* shared table slots (load <= 1/2)   */
-    const unsigned agg_bytes = 32 * 1024; /* shared aggregate slots            */
+    const PgbShape shape = pgb_shape();
     uint64_t hint = w->groups ? w->groups : 1;
     if (hint > n) hint = n;
-    /* partitions of <= ~1024 groups each, at most 2^16 (two 8-bit passes) */
-    uint64_t P = next_pow2((hint + 1023) / 1024);
+    unsigned slot_bytes = 0;
+    for (int j = 0; j < s.n; j++) slot_bytes += s.width[j];
+    /* partitions of at most 7/8 of a chunk's groups on average (a
+     * partition's count is binomial: 4096 +- 64 at 2^20 groups in 256),
+     * at most 2^16 of them (two 8-bit passes) */
+    const uint64_t per = pgb_limit(shape.ts, shape.agg_bytes, slot_bytes) / 8 * 7;
+    uint64_t P = next_pow2((hint + per - 1) / (per ? per : 1));
     if (P > 65536) P = 65536;
     int bits = 0;
     while ((1ull << bits) < P) bits++;
-    uint64_t S = n / P, T = (n + (uint64_t)c.sms * 12 - 1) / ((uint64_t)c.sms * 12); /* ~4 waves of 3 blocks per SM */
-    if (S < T) T = S;
-    if (T < 4096) T = 4096;
-    void *h = NULL, *hs = NULL, *iota = NULL, *rowid = NULL, *start = NULL, *tkeys = NULL, *tvals = NULL, *cnt = NULL;
-    void *sorted[GB_MAX_ACC] = {0};
-    int first = -1;
-    bool ur = impl == GJ_IMPL_PGB_UR;
-    if (!ur)
-        for (int j = 0; j < s.n && first < 0; j++)
-            if (s.src[j]) first = j;
-    GJ_CUDA(gj_arena_alloc(&c.ar, &h, (n ? n : 1) * kw));
+    void *h = NULL, *hs = NULL, *rowid = NULL, *start = NULL;
+    bool any_src = false; /* PGB-TR of counts only: the keys travel with row ids */
+    for (int j = 0; j < s.n; j++) any_src = any_src || s.src[j];
+    const bool rowids = impl == GJ_IMPL_PGB_UR || !any_src;
+    GbSpec r = s;
+    GJ_CUDA(gj_arena_alloc(&c.ar, &h, n * kw));
     GJ_CUDA(gj_arena_alloc(&c.ar, &start, (P + 1) * 4));
-    if (n) {
-        k_hash<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, (K *)h, n);
-        GJ_LAUNCHED();
-    }
-    if (bits == 0 || n == 0) {
+    k_hash<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, (K *)h, n);
+    GJ_LAUNCHED();
+    if (bits == 0) {
         hs = h;
     } else {
         GJ_CUDA(gj_arena_alloc(&c.ar, &hs, n * kw));
-        if (ur || first < 0) {
-            GJ_CUDA(gj_arena_alloc(&c.ar, &iota, n * 4));
-            GJ_CUDA(gj_arena_alloc(&c.ar, &rowid, n * 4));
-            k_iota<<<grid_for(c, n, 256), 256, 0, c.st>>>((uint32_t *)iota, n);
-            GJ_LAUNCHED();
-            if ((rc = gjgb_sort_pairs(h, hs, kw, iota, rowid, 4, n, 0, bits, &c.ar, c.st, ctx))) goto done;
-        } else {
-            GJ_CUDA(gj_arena_alloc(&c.ar, &sorted[first], n * s.pw[first]));
-            if ((rc = gjgb_sort_pairs(h, hs, kw, s.src[first], sorted[first], s.pw[first], n, 0, bits, &c.ar, c.st, ctx)))
-                goto done;
-        }
+        if ((rc = pgb_partition<K>(c, rowids, h, hs, n, bits, r, &rowid))) goto done;
+        gj_arena_free(&c.ar, h);
+        h = NULL;
     }
     k_part_bounds<K><<<grid_for(c, n + 1, 256), 256, 0, c.st>>>((const K *)hs, n, P - 1, (uint32_t *)start);
     GJ_LAUNCHED();
     GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group" */
     {
-        GbSpec r = s;
-        if (!ur && bits > 0) {
-            void *kjunk = NULL;
-            for (int j = 0; j < s.n; j++) {
-                if (!s.src[j]) continue;
-                if (j != first) {
-                    int dup = -1;
-                    for (int q = 0; q < j; q++) if (s.src[q] == s.src[j] && sorted[q]) dup = q;
-                    if (dup >= 0) { r.src[j] = sorted[dup]; continue; }
-                    if (!kjunk) GJ_CUDA(gj_arena_alloc(&c.ar, &kjunk, n * kw));
-                    GJ_CUDA(gj_arena_alloc(&c.ar, &sorted[j], n * s.pw[j]));
-                    if ((rc = gjgb_sort_pairs(h, kjunk, kw, s.src[j], sorted[j], s.pw[j], n, 0, bits, &c.ar, c.st, ctx)))
-                        goto done;
-                }
-                r.src[j] = sorted[j];
-            }
-            gj_arena_free(&c.ar, kjunk);
-        }
-        if ((rc = alloc_out(c, in, w, &r, ap, hidden, n, out))) goto done;
-        s = r; /* finish_avg reads dst */
-        GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 8));
-        uint64_t cap = next_pow2(2 * (hint > 1024 ? hint : 1024));
-        if (cap > next_pow2(2 * (n > 512 ? n : 512))) cap = next_pow2(2 * (n > 512 ? n : 512));
-        size_t smem = (size_t)(kw + 4) * TS + agg_bytes;
-        GJ_CUDA(cudaFuncSetAttribute(k_pgb_chunk<K, TS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        uint64_t chunks = (n + T - 1) / T;
-        for (;;) {
-            uint32_t hc[2];
-            GJ_CUDA(gj_arena_alloc(&c.ar, &tkeys, cap * kw));
-            GJ_CUDA(gj_arena_alloc(&c.ar, &tvals, cap * 4));
-            GJ_CUDA(cudaMemsetAsync(tvals, 0xff, cap * 4, c.st));
-            GJ_CUDA(cudaMemsetAsync(tkeys, 0xff, cap * kw, c.st));
-            GJ_CUDA(cudaMemsetAsync(cnt, 0, 8, c.st));
-            if (n) {
-                GTable<K> gt = {(K *)tkeys, (uint32_t *)tvals, cap - 1, (uint32_t *)cnt, (uint32_t)(n < 0xFFFFFFF0ull ? n : 0xFFFFFFF0ull),
-                                (int *)cnt + 1};
-                PgbArgs a = {n, P - 1, T, (const uint32_t *)start, ur || first < 0 ? (const uint32_t *)rowid : NULL, (uint32_t *)cnt};
-                k_pgb_chunk<K, TS><<<(unsigned)chunks, PolicyChunk::THREADS, smem, c.st>>>((const K *)hs, r, a, gt,
-                                                                                           (K *)out->key.data, agg_bytes);
-                GJ_LAUNCHED();
-            }
-            GJ_CUDA(cudaMemcpyAsync(hc, cnt, 8, cudaMemcpyDeviceToHost, c.st));
-            GJ_CUDA(cudaStreamSynchronize(c.st));
-            gj_arena_free(&c.ar, tkeys);
-            gj_arena_free(&c.ar, tvals);
-            tkeys = tvals = NULL;
-            if (!hc[1]) { out->groups = hc[0]; break; }
-            cap *= 4; /* global table full: larger, and run the chunks again */
-        }
-        if ((rc = finish_avg(c, w, s, ap, hidden, out->groups))) goto done;
-        if (w->sorted_output && (rc = sort_output(c, out))) goto done;
+        const PgbArgs a = {n, P - 1, 0, (const uint32_t *)start, NULL, (const uint32_t *)rowid};
+        rc = shape.ts == 4096 ? pgb_chunks<K, 4096>(c, in, w, r, ap, hidden, (const K *)hs, a, P, hint, shape.agg_bytes, out)
+                              : pgb_chunks<K, 8192>(c, in, w, r, ap, hidden, (const K *)hs, a, P, hint, shape.agg_bytes, out);
+        if (rc) goto done;
     }
+    s = r; /* finish_avg reads dst */
+    if ((rc = finish_avg(c, w, s, ap, hidden, out->groups))) goto done;
+    if (w->sorted_output && (rc = sort_output(c, out))) goto done;
 done:
     return rc;
 }
@@ -787,6 +882,9 @@ extern "C" int gj_groupby_execute(gj_impl impl, const gj_dtable *in, const gj_wo
     if ((rc = build_spec(in, w, &s, ap, &hidden, ctx))) goto done;
     GJ_CUDA(cudaGetDevice(&dev));
     GJ_CUDA(cudaDeviceGetAttribute(&c.sms, cudaDevAttrMultiProcessorCount, dev));
+    GJ_CUDA(gj_pool_retain()); /* every allocation below: stream-ordered, kept mapped */
+    c.ar.pooled = 1;
+    c.ar.st = c.st;
     GJ_CUDA(gj_timer_init(&tm));
     timer_ok = 1;
     GJ_CUDA(gj_timer_mark(&tm, c.st));

@@ -334,6 +334,43 @@ static void test_hgb_onepass(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* PGB's partition (operators/groupby_api.cu, pgb_partition): the joins'
+ * radix partition of the hashed key with row ids (PGB-UR) or with the
+ * payloads, 4-byte columns packed in pairs (PGB-TR), one pass up to 8 bits,
+ * two above (CUB's sort there by default); each case under the default
+ * shape, the larger shared tables (GJ_PGB_TS=8192: fewer partitions), CUB's
+ * sort at every bit count and the joins' partition at every bit count. */
+static const gcase PGB[] = {
+    {"g=|R|=2^21 max,max (9 bits: two passes)", 1 << 21, 1 << 21, 1 << 21, 4, 0, 0, 1, 2, MAXMAX, 0},
+    {"g=2^20 all aggs (pairs, 8-byte, 11 bits)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 0, 0, 5, ALL5, 0},
+    {"g=300000 floats, lone 4-byte column, sorted", 1500000, 300000, 300000, 4, 0, 0, 0, 5, FLT5, 1},
+    {"8-byte keys high bits g=2^20", 1 << 21, 1 << 20, 1 << 20, 8, 0xF0F0000000000000ull, 0, 0, 2, MAXMAX, 0},
+    {"zipf 1.5 g=2^20 (hot partitions)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 1.5, 0, 5, ALL5, 0},
+    {"g=4500 (1 or 2 bits)", 700000, 4500, 4500, 4, 0, 0, 0, 2, MAXMAX, 0},
+};
+#define NPGB ((int)(sizeof PGB / sizeof PGB[0]))
+
+static void test_pgb_partitions(void **state)
+{
+    (void)state;
+    if (!have_gpu()) skip();
+    static const char *env[][2] = {
+        {NULL, NULL}, {"GJ_PGB_TS", "8192"}, {"GJ_PGB_PARTITION", "cub"}, {"GJ_PGB_PARTITION", "custom"}};
+    int bad = 0;
+    for (int e = 0; e < 4; e++) {
+        if (env[e][0]) setenv(env[e][0], env[e][1], 1);
+        for (int c = 0; c < NPGB; c++)
+            for (int impl = GJ_IMPL_PGB_UR; impl <= GJ_IMPL_PGB_TR; impl++) {
+                rng_state = 7000 + (uint64_t)c;
+                int b = run_case((gj_impl)impl, &PGB[c]);
+                if (b) print_error("FAIL %s %s %s\n", gj_impl_name((gj_impl)impl), PGB[c].name, env[e][0] ? env[e][0] : "");
+                bad += b;
+            }
+        if (env[e][0]) unsetenv(env[e][0]);
+    }
+    assert_int_equal(bad, 0);
+}
+
 /* count-distinct and median: sort-based only */
 static void test_sort_only_aggs(void **state)
 {
@@ -388,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_bad_args),
         cmocka_unit_test(test_all_impls),
         cmocka_unit_test(test_hgb_onepass),
+        cmocka_unit_test(test_pgb_partitions),
         cmocka_unit_test(test_sort_only_aggs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
