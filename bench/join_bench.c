@@ -15,7 +15,8 @@
  * matches: llround(0.0624) = 0), 3 + 1 payloads; T2 = 2^19 x 2^26, match
  * ratio 0.03, 1 + 3 payloads (as bench/probe_device.sh runs them).
  *
- * usage: join_bench [repeat] [W1|W2|W3|W4|W5|T1|T2 ...]    (default 7, W1-W4) */
+ * usage: join_bench [repeat] [W1|W2|W3|W4|W5|T1|T2 ...]    (default 7, W1-W4)
+ * JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR (environment) runs only the implementations named. */
 #include "gjadvise.h"
 
 #include <cuda_runtime_api.h>
@@ -139,6 +140,9 @@ int main(int argc, char **argv)
         uint64_t ref_sum = 0;
         int have_ref = 0;
         for (int ii = 0; ii < 5; ii++) {
+            /* JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR runs only those (profiling) */
+            const char *only = getenv("JOIN_BENCH_IMPLS");
+            if (only && !strstr(only, gj_impl_name(impls[ii]))) continue;
             double ph[3][64], tot[64];
             gj_timing t;
             gj_join_out out;

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Device script (2026-11-22, bench/RESULTS.md "## Joins", "Session 3"): PHJ
-# with a tiny build side (624 x 2^26, TPC-H Q18's shape; join_bench T1, T2),
-# the code before the change (join_bench_old) against after (join_bench) in
-# the same run, ncu kernel times of both on T1, the join tests (also with
-# GJ_JOIN_PARTITION=custom) and W1..W4 as a regression check.
+# with a tiny build side (624 x 2^26, TPC-H Q18's shape; join_bench T1, T2)
+# and W1: the join tests (also with GJ_JOIN_PARTITION=custom), the code
+# before a change (join_bench_v1) against after (join_bench) in the same
+# run, W1..W4 as a regression check, ncu kernel times of both on W1.
+# (Call 1 of the session ran the same with join_bench_old = commit eb686c4
+# on T1: bench/phj_small_call1.log.)
 # Build here first (the whole build/ is too large to carry):
 #   make BUILD=build-b BIN=build-b/bin/gjadvise build-b/lib/libgjadvise.a \
 #        build-b/tests/test_join build-b/tests/test_gen
@@ -12,14 +14,14 @@
 #      -lstdc++ -lm -ldl -lrt -lpthread"
 #   cc -Iinclude -I. -I/usr/local/cuda/include -O2 -std=c11 -D_POSIX_C_SOURCE=200809L \
 #      -o build/probe-b/join_bench bench/join_bench.c build-b/lib/libgjadvise.a $L
-#   join_bench_old: the same, linked against a copy of the library whose
-#   join_api.cu.o was built from the previous commit (ar r).
+#   join_bench_v1: the same, linked against a copy of the library whose
+#   join_api.cu.o was built from the earlier commit (ar r).
 #   cp build-b/tests/{test_join,test_gen,libcmocka.so.0} build/probe-b/
 # then run it with carry ["build/probe-b"]; the log comes back as $OUT/log.txt.
 D=build/probe-b
 OUT=${OUT:-/tmp/phj_out}
 mkdir -p "$OUT"
-NCU="ncu --clock-control none -k regex:phj_|bounds_|nphj_ --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum --csv --page raw"
+NCU="ncu --clock-control none -k regex:^(phj_|bounds_) --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum --csv --page raw"
 # one line per kernel launch: name, time, DRAM bytes, occupancy, shared-memory load wavefronts
 summ() {
     python3 -c '
@@ -29,10 +31,8 @@ h = rows[0]; idx = {n: i for i, n in enumerate(h)}
 def g(r, n): return r[idx[n]].replace(",", "") if n in idx else "?"
 for r in rows[2:]:
     if len(r) < len(h): continue
-    name = g(r, "Kernel Name").split("(")[0].split("<")[0][-26:]
-    tmpl = g(r, "Kernel Name")
-    w = "W" if "true" in tmpl.split("(")[0] else ""
-    print("%-28s%-2s %10s us  rd %10s  wr %10s  occ %6s  lds_wf %10s  conf %10s" % (name, w,
+    name = g(r, "Kernel Name").split("(")[0].replace("void ", "")[-48:]
+    print("%-48s %8s ns rd %10s wr %10s occ %6s lds_wf %9s conf %9s" % (name,
         g(r, "gpu__time_duration.sum"), g(r, "dram__bytes_read.sum"), g(r, "dram__bytes_write.sum"),
         g(r, "sm__warps_active.avg.pct_of_peak_sustained_active"),
         g(r, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
@@ -40,14 +40,7 @@ for r in rows[2:]:
 ' "$1"
 }
 {
-    echo "== machine"; nvidia-smi -L; which ncu nsys; date -u
-    echo "== T1 T2, before (join_bench_old) and after (join_bench), 7 runs"
-    timeout 60 $D/join_bench_old 7 T1 T2
-    timeout 60 $D/join_bench 7 T1 T2
-    echo "== ncu, T1, 1 run after a warm-up: before"
-    timeout 60 $NCU $D/join_bench_old 1 T1 > $OUT/ncu_old.csv 2> $OUT/ncu_old.err; summ $OUT/ncu_old.csv
-    echo "== ncu, T1: after"
-    timeout 60 $NCU $D/join_bench 1 T1 > $OUT/ncu_new.csv 2> $OUT/ncu_new.err; summ $OUT/ncu_new.csv
+    echo "== machine"; nvidia-smi -L; date -u
     echo "== tests"
     for t in test_gen test_join; do
         timeout 90 $D/$t > $OUT/$t.log 2>&1; echo "$t rc=$? $(grep -E '^\[  (PASSED|FAILED)' $OUT/$t.log | tr '\n' ' ')"
@@ -55,8 +48,16 @@ for r in rows[2:]:
     GJ_JOIN_PARTITION=custom timeout 90 $D/test_join > $OUT/test_join_custom.log 2>&1
     echo "test_join (GJ_JOIN_PARTITION=custom) rc=$? $(grep -E '^\[  (PASSED|FAILED)' $OUT/test_join_custom.log | tr '\n' ' ')"
     grep -h -E "FAILED|Failure|error" $OUT/test_*.log | head -20
-    echo "== W1..W4 after, 7 runs"
-    timeout 150 $D/join_bench 7 W1 W2 W3 W4
-    echo "== W1 before, 7 runs"
-    timeout 60 $D/join_bench_old 7 W1
+    echo "== before (join_bench_v1: the first change), 7 runs"
+    timeout 60 $D/join_bench_v1 7 T1 T2 W1
+    echo "== after, 7 runs"
+    timeout 150 $D/join_bench 7 T1 T2 W1 W2 W3 W4
+    for m in 2 3; do
+        echo "== after, unique WRITE kernel at $m blocks/SM (GJ_PHJ_UNIQUE_MINB=$m), 7 runs"
+        GJ_PHJ_UNIQUE_MINB=$m JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR timeout 40 $D/join_bench 7 W1 T2
+    done
+    echo "== ncu, W1 PHJ-UR and PHJ-TR, 1 run after a warm-up: before"
+    JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR timeout 90 $NCU $D/join_bench_v1 1 W1 > $OUT/ncu_old.csv 2> $OUT/ncu_old.err; summ $OUT/ncu_old.csv
+    echo "== ncu, W1: after"
+    JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR timeout 90 $NCU $D/join_bench 1 W1 > $OUT/ncu_new.csv 2> $OUT/ncu_new.err; summ $OUT/ncu_new.csv
 } 2>&1 | tee $OUT/log.txt

@@ -490,24 +490,27 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     JCUDA(mem_alloc(&j->mem, (void **)&rstart, (parts + 1) * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&sstart, (parts + 1) * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&items, (parts + 2) * 8));
-    JCUDA(cudaMemsetAsync(items + parts + 1, 0, 8, j->mem.s));
-    bounds_kernel<K><<<grid_for(parts + 1, 256), 256, 0, j->mem.s>>>(
-        (const K *)rs.key, R->rows, parts - 1, parts, rstart);
-    JLAUNCHED();
-    bounds_kernel<K><<<grid_for(parts + 1, 256), 256, 0, j->mem.s>>>(
-        (const K *)ss.key, S->rows, parts - 1, parts, sstart);
-    JLAUNCHED();
-    phj_items_kernel<P::RC, P::SC><<<grid_for(parts + 1, 256), 256, 0, j->mem.s>>>(
-        rstart, sstart, parts, items);
-    JLAUNCHED();
-    rc = exclusive_sum(j, items, items, parts + 1);
-    if (rc != GJ_OK) goto done;
     if (bits == 0) {
-        /* one partition: what the kernels computed is known here, so no
-         * read-back (R and S both have rows: run_typed returned otherwise) */
+        /* one partition: bounds, item count and table size are known here
+         * (R and S both have rows: run_typed returned otherwise), so one
+         * small kernel and no read-back */
         n_items = ((R->rows + P::RC - 1) / P::RC) * ((S->rows + P::SC - 1) / P::SC);
         h_max = R->rows < (u64)P::RC ? R->rows : (u64)P::RC;
+        phj_one_part_kernel<<<1, 32, 0, j->mem.s>>>(R->rows, S->rows, n_items, rstart, sstart,
+                                                     items);
+        JLAUNCHED();
     } else {
+        JCUDA(cudaMemsetAsync(items + parts + 1, 0, 8, j->mem.s));
+        bounds_kernel<K><<<grid_for(parts + 1, 256), 256, 0, j->mem.s>>>(
+            (const K *)rs.key, R->rows, parts - 1, parts, rstart);
+        JLAUNCHED();
+        bounds_kernel<K><<<grid_for(parts + 1, 256), 256, 0, j->mem.s>>>(
+            (const K *)ss.key, S->rows, parts - 1, parts, sstart);
+        JLAUNCHED();
+        phj_items_kernel<P::RC, P::SC><<<grid_for(parts + 1, 256), 256, 0, j->mem.s>>>(
+            rstart, sstart, parts, items);
+        JLAUNCHED();
+        if ((rc = exclusive_sum(j, items, items, parts + 1)) != GJ_OK) goto done;
         /* item count and largest R chunk in one read-back */
         JCUDA(cudaMemcpyAsync(hv, items + parts, sizeof hv, cudaMemcpyDeviceToHost, j->mem.s));
         JCUDA(cudaStreamSynchronize(j->mem.s));
@@ -517,7 +520,10 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     tbits = table_bits((uint32_t)h_max);
     if (tbits < P::MIN_TABLE_BITS) tbits = P::MIN_TABLE_BITS;
     smem = ((size_t)1 << tbits) * (sizeof(K) + 4);
-    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (n_items + 1) * 8));
+    /* cnt: n_items counts, then 0 for the scan (-> total), then the flag
+     * "some item has an S row with several matches" */
+    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (n_items + 2) * 8));
+    JCUDA(cudaMemsetAsync(cnt + n_items, 0, 16, j->mem.s));
     JCUDA(mem_alloc(&j->mem, (void **)&multi, n_items + 1));
     JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
     if (bits && n_items) {
@@ -537,13 +543,31 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
             first, multi, *e);
         JLAUNCHED();
     }
-    JCUDA(cudaMemsetAsync(cnt + n_items, 0, 8, j->mem.s));
-    rc = scan_counts(j, cnt, n_items, &total);
-    if (rc == GJ_OK) rc = alloc_output<K>(j, total, &rs, &ss, e);
-    if (rc != GJ_OK) goto done;
+    /* output size and the multi flag in one read-back */
+    if ((rc = exclusive_sum(j, cnt, cnt, n_items + 1)) != GJ_OK) goto done;
+    JCUDA(cudaMemcpyAsync(hv, cnt + n_items, sizeof hv, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaStreamSynchronize(j->mem.s));
+    total = hv[0];
+    if ((rc = alloc_output<K>(j, total, &rs, &ss, e)) != GJ_OK) goto done;
     JCUDA(gj_timer_mark(tm, j->mem.s));
     if (total && (rc = transform_rest<K>(j, gftr, 0, bits, &rs, &ss, e)) != GJ_OK) goto done;
     if (n_items && total) {
+        /* items whose S rows matched at most once: compaction of first[] */
+        /* A/B knob for the device measurement (2026-11-22): blocks per SM */
+        const char *ab = getenv("GJ_PHJ_UNIQUE_MINB");
+        const int minb = ab ? atoi(ab) : 4;
+        if (minb == 2)
+            phj_write_unique_kernel<K, P::THREADS, P::SC, 2><<<(unsigned)n_items, P::THREADS, 0, j->mem.s>>>(
+                (const K *)ss.key, sstart, items, item_map, cnt, first, multi, *e);
+        else if (minb == 3)
+            phj_write_unique_kernel<K, P::THREADS, P::SC, 3><<<(unsigned)n_items, P::THREADS, 0, j->mem.s>>>(
+                (const K *)ss.key, sstart, items, item_map, cnt, first, multi, *e);
+        else
+            phj_write_unique_kernel<K, P::THREADS, P::SC, 4><<<(unsigned)n_items, P::THREADS, 0, j->mem.s>>>(
+                (const K *)ss.key, sstart, items, item_map, cnt, first, multi, *e);
+        JLAUNCHED();
+    }
+    if (n_items && total && hv[1]) { /* the others: build the table, probe again */
         phj_match_kernel<K, true, P::THREADS, P::RC, P::SC><<<(unsigned)n_items, P::THREADS, smem,
                                                              j->mem.s>>>(
             (const K *)rs.key, (const K *)ss.key, rstart, sstart, items, item_map, bits, tbits, cnt,

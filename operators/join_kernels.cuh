@@ -129,6 +129,21 @@ __global__ void phj_items_kernel(const uint32_t *rs, const uint32_t *ss, uint32_
     }
 }
 
+/* PHJ without partition bits: start = {0, rows} on both sides, item
+ * starts {0, n_items} (what bounds_kernel, phj_items_kernel and the scan
+ * would give, in one launch) */
+__global__ void phj_one_part_kernel(u64 nr, u64 ns, u64 n_items, uint32_t *rstart,
+                                    uint32_t *sstart, u64 *items)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        rstart[0] = sstart[0] = 0;
+        rstart[1] = (uint32_t)nr;
+        sstart[1] = (uint32_t)ns;
+        items[0] = 0;
+        items[1] = n_items;
+    }
+}
+
 /* hash table slots for `rows` keys: a power of two >= 1.5 rows (load <= 2/3) */
 __host__ __device__ inline int table_bits(uint32_t rows)
 {
@@ -259,22 +274,52 @@ __global__ __launch_bounds__(THREADS, WRITE ? 1024 / THREADS : 2048 / THREADS) v
     const uint32_t s0 = ss + (uint32_t)(local % nsc) * SC, s1 = min(se, s0 + SC);
     /* S rows are visited by one item only when R fits one chunk */
     const bool one_chunk = re - rs <= (uint32_t)RC;
-    if (WRITE && cnt_off[item + 1] == cnt_off[item]) return; /* no output rows */
-    if (WRITE && !multi[item]) {
-        write_unique<K, THREADS, BS>(sk, first, s0, s1, cnt_off[item], e, tmp.scan);
-        return;
-    }
+    /* WRITE: items without output rows, and items whose S rows matched at
+     * most once (phj_write_unique_kernel wrote those), are done */
+    if (WRITE && (cnt_off[item + 1] == cnt_off[item] || !multi[item])) return;
+    constexpr int PV = 4; /* S rows a thread per COUNT round */
+    constexpr int RB = 4; /* R rows a thread loads before inserting */
     const int bits = tbits;
     const uint32_t slots = 1u << bits, smask = slots - 1;
     K *tk = (K *)smem;
     uint32_t *tid = (uint32_t *)(tk + slots);
+    /* Issue the loads of the first R rows and (COUNT) of the first S round
+     * before the table is initialised, so that their DRAM latencies overlap
+     * each other and the initialisation: with W1's 2048-row partitions a
+     * block probes a single round, and the block's chain of dependent
+     * latencies, not bandwidth, set the pass's time. */
+    K rkv[RB], kv[PV];
+#pragma unroll
+    for (int q = 0; q < RB; q++) {
+        const uint32_t r = r0 + q * THREADS + threadIdx.x;
+        rkv[q] = r < r1 ? rk[r] : 0;
+    }
+    if (!WRITE) {
+#pragma unroll
+        for (int v = 0; v < PV; v++) {
+            const uint32_t s = s0 + v * THREADS + threadIdx.x;
+            kv[v] = s < s1 ? sk[s] : 0;
+        }
+    }
     for (uint32_t i = threadIdx.x; i < slots; i += THREADS) tid[i] = EMPTY;
     __syncthreads();
-    for (uint32_t r = r0 + threadIdx.x; r < r1; r += THREADS) {
-        K k = rk[r];
-        uint32_t h = hslot((u64)k >> shift, bits);
-        while (atomicCAS(&tid[h], EMPTY, r) != EMPTY) h = (h + 1) & smask;
-        tk[h] = k;
+    for (uint32_t rb = r0; rb < r1; rb += THREADS * RB) {
+        if (rb != r0) {
+#pragma unroll
+            for (int q = 0; q < RB; q++) {
+                const uint32_t r = rb + q * THREADS + threadIdx.x;
+                rkv[q] = r < r1 ? rk[r] : 0;
+            }
+        }
+#pragma unroll
+        for (int q = 0; q < RB; q++) {
+            const uint32_t r = rb + q * THREADS + threadIdx.x;
+            if (r < r1) {
+                uint32_t h = hslot((u64)rkv[q] >> shift, bits);
+                while (atomicCAS(&tid[h], EMPTY, r) != EMPTY) h = (h + 1) & smask;
+                tk[h] = rkv[q];
+            }
+        }
     }
     __syncthreads();
     u64 mine = 0, base = WRITE ? cnt_off[item] : 0;
@@ -284,13 +329,13 @@ __global__ __launch_bounds__(THREADS, WRITE ? 1024 / THREADS : 2048 / THREADS) v
         /* COUNT: PV rows a thread per round, their keys loaded together
          * (memory-level parallelism: one load in flight left the pass
          * latency-bound when a small R meets a long S chunk) */
-        constexpr int PV = 4;
         for (uint32_t t0 = s0; t0 < s1; t0 += THREADS * PV) {
-            K kv[PV];
+            if (t0 != s0) {
 #pragma unroll
-            for (int v = 0; v < PV; v++) {
-                uint32_t s = t0 + v * THREADS + threadIdx.x;
-                kv[v] = s < s1 ? sk[s] : 0;
+                for (int v = 0; v < PV; v++) {
+                    const uint32_t s = t0 + v * THREADS + threadIdx.x;
+                    kv[v] = s < s1 ? sk[s] : 0;
+                }
             }
 #pragma unroll
             for (int v = 0; v < PV; v++) {
@@ -336,8 +381,31 @@ __global__ __launch_bounds__(THREADS, WRITE ? 1024 / THREADS : 2048 / THREADS) v
         if (threadIdx.x == 0) {
             cnt_off[item] = tot;
             multi[item] = (unsigned char)many;
+            if (many) cnt_off[gridDim.x + 1] = 1; /* some item needs the table-building WRITE */
         }
     }
+}
+
+/* PHJ WRITE of the items whose S rows matched at most once (multi[item] ==
+ * 0, the COUNT pass stored each S row's match in first[]): compaction of
+ * first[] and the gathers, no table. A kernel of its own so that it runs
+ * at 4 blocks of 512 threads an SM (the table-building WRITE kernel needs
+ * 64 registers a thread, 2 blocks): the pass is a chain of dependent
+ * loads per block, so twice the blocks in flight hide twice the latency. */
+template <typename K, int THREADS, int SC, int MINB>
+__global__ __launch_bounds__(THREADS, MINB) void phj_write_unique_kernel(
+    const K *sk, const uint32_t *sstart, const u64 *item_start, const uint32_t *item_map,
+    const u64 *cnt_off, const uint32_t *first, const unsigned char *multi, Emit e)
+{
+    typedef cub::BlockScan<u64, THREADS> BS;
+    __shared__ typename BS::TempStorage scan;
+    const u64 item = blockIdx.x;
+    if (cnt_off[item + 1] == cnt_off[item] || multi[item]) return;
+    const uint32_t p = item_map ? item_map[item] : 0;
+    const uint32_t ss = sstart[p], se = sstart[p + 1];
+    /* unique items have one R chunk, so item - item_start[p] is the S chunk */
+    const uint32_t s0 = ss + (uint32_t)(item - item_start[p]) * SC, s1 = min(se, s0 + SC);
+    write_unique<K, THREADS, BS>(sk, first, s0, s1, cnt_off[item], e, scan);
 }
 
 /* NPHJ build: global open-addressing table of (key, row). */
