@@ -258,6 +258,45 @@ static void test_hgb_stage2_budget(void **state)
     gj_profile_free(p);
 }
 
+/* PGB-TR partitions its payload columns with the key, two 4-byte columns
+ * packed into one 8-byte value (operators/groupby_api.cu pgb_partition):
+ * two columns cost one partition, three one and a half-width one, four
+ * two; PGB-UR partitions row ids once whatever the columns. */
+static void test_pgb_partition_jobs(void **state)
+{
+    (void)state;
+    gj_profile *p = NULL;
+    assert_int_equal(gj_profile_builtin("h200-measured", &p), GJ_OK);
+    const gj_hw *hw = gj_profile_hw(p);
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    w.rows = 1ull << 28;
+    w.groups = 1 << 20;
+    double tr[5] = {0}, ur[5] = {0};
+    for (int n = 2; n <= 4; n++) {
+        w.n_aggs = n;
+        for (int i = 0; i < n; i++) w.aggs[i] = GJ_AGG_MAX;
+        gj_estimate e;
+        assert_int_equal(gj_model_estimate(GJ_IMPL_PGB_TR, &w, hw, &e, NULL), GJ_OK);
+        tr[n] = e.term_ms[GJ_TERM_PARTITION];
+        assert_int_equal(gj_model_estimate(GJ_IMPL_PGB_UR, &w, hw, &e, NULL), GJ_OK);
+        ur[n] = e.term_ms[GJ_TERM_PARTITION];
+    }
+    assert_true(ur[2] > 0 && ur[2] == ur[3] && ur[3] == ur[4]);
+    /* a pair moves in one (key, 8-byte) partition: cheaper than two
+     * (key, 4-byte) ones, which the row-id partition of PGB-UR is */
+    assert_true(tr[2] > 0 && tr[2] < 2 * ur[2]);
+    assert_true(fabs(tr[3] - (tr[2] + ur[2])) < 1e-9 * tr[3]);
+    assert_true(fabs(tr[4] - 2 * tr[2]) < 1e-9 * tr[4]);
+    /* no partition at all when a chunk's table holds every group */
+    w.n_aggs = 2;
+    w.groups = 2000;
+    gj_estimate e;
+    assert_int_equal(gj_model_estimate(GJ_IMPL_PGB_TR, &w, hw, &e, NULL), GJ_OK);
+    assert_true(e.term_ms[GJ_TERM_PARTITION] == 0);
+    gj_profile_free(p);
+}
+
 /* NPHJ probes of hot keys are served by L1 and L2: Zipf 1.25 probes cost
  * less than uniform ones, and a build side that fits half the L1 (TPC-H
  * q18: 624 rows) probes at the on-chip rate, far faster than from HBM. */
@@ -340,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_zipf_helps_gfur_gathers),
         cmocka_unit_test(test_hgb_stage2_budget),
         cmocka_unit_test(test_nphj_probe_levels),
+        cmocka_unit_test(test_pgb_partition_jobs),
         cmocka_unit_test(test_statistics_helpers),
         cmocka_unit_test(test_workload_validation),
     };
