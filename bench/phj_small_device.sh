@@ -48,16 +48,10 @@ for r in rows[2:]:
     GJ_JOIN_PARTITION=custom timeout 90 $D/test_join > $OUT/test_join_custom.log 2>&1
     echo "test_join (GJ_JOIN_PARTITION=custom) rc=$? $(grep -E '^\[  (PASSED|FAILED)' $OUT/test_join_custom.log | tr '\n' ' ')"
     grep -h -E "FAILED|Failure|error" $OUT/test_*.log | head -20
-    echo "== before (join_bench_v1: the first change), 7 runs"
-    timeout 60 $D/join_bench_v1 7 T1 T2 W1
-    echo "== after, 7 runs"
+    echo "== final, 7 runs"
     timeout 150 $D/join_bench 7 T1 T2 W1 W2 W3 W4
-    for m in 2 3; do
-        echo "== after, unique WRITE kernel at $m blocks/SM (GJ_PHJ_UNIQUE_MINB=$m), 7 runs"
-        GJ_PHJ_UNIQUE_MINB=$m JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR timeout 40 $D/join_bench 7 W1 T2
-    done
-    echo "== ncu, W1 PHJ-UR and PHJ-TR, 1 run after a warm-up: before"
-    JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR timeout 90 $NCU $D/join_bench_v1 1 W1 > $OUT/ncu_old.csv 2> $OUT/ncu_old.err; summ $OUT/ncu_old.csv
-    echo "== ncu, W1: after"
-    JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR timeout 90 $NCU $D/join_bench 1 W1 > $OUT/ncu_new.csv 2> $OUT/ncu_new.err; summ $OUT/ncu_new.csv
+    echo "== host time inside PHJ's match phase (GJ_PHJ_TRACE, temporary), 3 runs + warm-up"
+    GJ_PHJ_TRACE=1 JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR timeout 60 $D/join_bench 3 W1 T1 2>&1 | grep -E "phj-trace|^W1|^T1"
+    echo "== final with GJ_JOIN_PARTITION=custom, PHJ only, 7 runs"
+    GJ_JOIN_PARTITION=custom JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR timeout 90 $D/join_bench 7 W1 W2 W3 W4
 } 2>&1 | tee $OUT/log.txt

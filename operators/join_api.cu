@@ -455,6 +455,7 @@ done:
 }
 
 /* ---- PHJ ----------------------------------------------------------------- */
+
 template <typename K>
 int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
 {
@@ -553,18 +554,8 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     if (total && (rc = transform_rest<K>(j, gftr, 0, bits, &rs, &ss, e)) != GJ_OK) goto done;
     if (n_items && total) {
         /* items whose S rows matched at most once: compaction of first[] */
-        /* A/B knob for the device measurement (2026-11-22): blocks per SM */
-        const char *ab = getenv("GJ_PHJ_UNIQUE_MINB");
-        const int minb = ab ? atoi(ab) : 4;
-        if (minb == 2)
-            phj_write_unique_kernel<K, P::THREADS, P::SC, 2><<<(unsigned)n_items, P::THREADS, 0, j->mem.s>>>(
-                (const K *)ss.key, sstart, items, item_map, cnt, first, multi, *e);
-        else if (minb == 3)
-            phj_write_unique_kernel<K, P::THREADS, P::SC, 3><<<(unsigned)n_items, P::THREADS, 0, j->mem.s>>>(
-                (const K *)ss.key, sstart, items, item_map, cnt, first, multi, *e);
-        else
-            phj_write_unique_kernel<K, P::THREADS, P::SC, 4><<<(unsigned)n_items, P::THREADS, 0, j->mem.s>>>(
-                (const K *)ss.key, sstart, items, item_map, cnt, first, multi, *e);
+        phj_write_unique_kernel<K, P::THREADS, P::SC><<<(unsigned)n_items, P::THREADS, 0, j->mem.s>>>(
+            (const K *)ss.key, sstart, items, item_map, cnt, first, multi, *e);
         JLAUNCHED();
     }
     if (n_items && total && hv[1]) { /* the others: build the table, probe again */

@@ -388,12 +388,14 @@ __global__ __launch_bounds__(THREADS, WRITE ? 1024 / THREADS : 2048 / THREADS) v
 
 /* PHJ WRITE of the items whose S rows matched at most once (multi[item] ==
  * 0, the COUNT pass stored each S row's match in first[]): compaction of
- * first[] and the gathers, no table. A kernel of its own so that it runs
- * at 4 blocks of 512 threads an SM (the table-building WRITE kernel needs
- * 64 registers a thread, 2 blocks): the pass is a chain of dependent
- * loads per block, so twice the blocks in flight hide twice the latency. */
-template <typename K, int THREADS, int SC, int MINB>
-__global__ __launch_bounds__(THREADS, MINB) void phj_write_unique_kernel(
+ * first[] and the gathers, no table, no dynamic shared memory; the
+ * table-building WRITE kernel runs only if some item needs it. Blocks per
+ * SM, H200, W1 materialize (PHJ-TR / PHJ-UR ms, 2026-11-22): 2 (64
+ * registers) 2.375 / 12.78; 3 (40 registers, 104 B spilled) 2.460 / 13.32;
+ * 4 (32 registers, 180 B spilled) 3.003 / 14.07; the combined kernel
+ * before it 2.724 / 13.14 (in the run before). */
+template <typename K, int THREADS, int SC>
+__global__ __launch_bounds__(THREADS, 1024 / THREADS) void phj_write_unique_kernel(
     const K *sk, const uint32_t *sstart, const u64 *item_start, const uint32_t *item_map,
     const u64 *cnt_off, const uint32_t *first, const unsigned char *multi, Emit e)
 {
