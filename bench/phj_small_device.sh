@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Device script (2026-11-22, bench/RESULTS.md "## Joins", "Session 3"): PHJ
 # with a tiny build side (624 x 2^26, TPC-H Q18's shape; join_bench T1, T2)
-# and W1: the join tests (also with GJ_JOIN_PARTITION=custom), the code
-# before a change (join_bench_v1) against after (join_bench) in the same
-# run, W1..W4 as a regression check, ncu kernel times of both on W1.
-# (Call 1 of the session ran the same with join_bench_old = commit eb686c4
-# on T1: bench/phj_small_call1.log.)
+# and W1..W4: the join tests (also with GJ_JOIN_PARTITION=cub), then
+# join_bench with the default (custom) GFTR partition and PHJ with CUB's.
+# The session's three calls ran earlier versions of this script: before /
+# after binaries (join_bench_old, join_bench_v1) and ncu kernel times
+# ($NCU, summ below): bench/phj_small_call1.log, bench/phj_small_calls23.log.
 # Build here first (the whole build/ is too large to carry):
 #   make BUILD=build-b BIN=build-b/bin/gjadvise build-b/lib/libgjadvise.a \
 #        build-b/tests/test_join build-b/tests/test_gen
@@ -45,13 +45,11 @@ for r in rows[2:]:
     for t in test_gen test_join; do
         timeout 90 $D/$t > $OUT/$t.log 2>&1; echo "$t rc=$? $(grep -E '^\[  (PASSED|FAILED)' $OUT/$t.log | tr '\n' ' ')"
     done
-    GJ_JOIN_PARTITION=custom timeout 90 $D/test_join > $OUT/test_join_custom.log 2>&1
-    echo "test_join (GJ_JOIN_PARTITION=custom) rc=$? $(grep -E '^\[  (PASSED|FAILED)' $OUT/test_join_custom.log | tr '\n' ' ')"
+    GJ_JOIN_PARTITION=cub timeout 90 $D/test_join > $OUT/test_join_cub.log 2>&1
+    echo "test_join (GJ_JOIN_PARTITION=cub) rc=$? $(grep -E '^\[  (PASSED|FAILED)' $OUT/test_join_cub.log | tr '\n' ' ')"
     grep -h -E "FAILED|Failure|error" $OUT/test_*.log | head -20
-    echo "== final, 7 runs"
+    echo "== 7 runs (GFTR partition: the custom one, the default)"
     timeout 150 $D/join_bench 7 T1 T2 W1 W2 W3 W4
-    echo "== host time inside PHJ's match phase (GJ_PHJ_TRACE, temporary), 3 runs + warm-up"
-    GJ_PHJ_TRACE=1 JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR timeout 60 $D/join_bench 3 W1 T1 2>&1 | grep -E "phj-trace|^W1|^T1"
-    echo "== final with GJ_JOIN_PARTITION=custom, PHJ only, 7 runs"
-    GJ_JOIN_PARTITION=custom JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR timeout 90 $D/join_bench 7 W1 W2 W3 W4
+    echo "== PHJ with GJ_JOIN_PARTITION=cub, 7 runs"
+    GJ_JOIN_PARTITION=cub JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR timeout 90 $D/join_bench 7 W1 W2 W3 W4
 } 2>&1 | tee $OUT/log.txt

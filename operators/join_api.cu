@@ -43,7 +43,8 @@ struct PhjPolicy {
 /* Radix partition of (key, value) on <= 16 low bits (join_partition.cuh):
  * LSD passes of <= 8 bits, tiles of THREADS * ITEMS rows (CUB onesweep's
  * SM90 shape, ITEMS cut to fit 48 KB of static shared memory), persistent
- * grid. Opt-in (GJ_JOIN_PARTITION=custom), GFTR packed pairs only.
+ * grid. GFTR packed pairs only; the default since 2026-11-22 (session 3),
+ * GJ_JOIN_PARTITION=cub selects CUB's radix sort instead.
  * H200, W1's R side (2^27 rows, 16 bits, key + two 4-byte payloads packed in
  * the first pass), ncu kernel times: histogram 0.19 ms x 2, scatter 1.52 +
  * 1.32 ms (2.1-2.4 TB/s) = 3.26 ms, against CUB's pack 0.56 + histogram 0.14
@@ -166,14 +167,21 @@ done:
     return rc;
 }
 
-/* use the custom partition for a stable sort on bits [b0, b1)? Opt-in with
- * GJ_JOIN_PARTITION=custom: on the H200 it did not beat CUB's radix sort
- * (bench/RESULTS.md `## Joins`). Both are stable sorts on the same bits, so
- * columns partitioned by either land in the same order (GFTR may mix them). */
+/* use the custom partition for a stable sort on bits [b0, b1)? Yes unless
+ * GJ_JOIN_PARTITION=cub. Its kernels alone are not faster than CUB's pack +
+ * radix sort (bench/join_part_notes.md), but with CUB's allocations (the
+ * packed temporary, CUB's scratch) the output allocation of PHJ-TR stalled
+ * the host for 0.55 ms after the count read-back on every run at W1 (the
+ * GPU idle meanwhile; PHJ-UR's 0.01 ms; with the custom partition PHJ-TR's
+ * match phase equals PHJ-UR's, so no stall). H200, 2026-11-22,
+ * PHJ-TR total ms custom / CUB: W1 9.92 / 10.51, W2 9.21 / 9.02, W3 7.51 /
+ * 7.46, W4 9.76 / 11.14 (bench/RESULTS.md, "Session 3"). Both are stable
+ * sorts on the same bits, so columns partitioned by either land in the same
+ * order (GFTR may mix them). */
 bool use_partition(int b0, int b1)
 {
     const char *e = getenv("GJ_JOIN_PARTITION");
-    if (!e || strcmp(e, "custom") != 0) return false;
+    if (e && strcmp(e, "cub") == 0) return false;
     return b0 == 0 && b1 >= 1 && b1 <= PartPolicy::MAX_BITS;
 }
 

@@ -4,7 +4,8 @@
  * Zipf-skewed foreign keys, duplicates in R (many-to-many, including one key
  * repeated past a shared-memory chunk), 8-byte keys with high bits set,
  * mixed payload widths, 0 and 8 payload columns, match ratio 0, a build
- * side too small to partition against several probe chunks; the radix
+ * side too small to partition against several probe chunks (PHJ-TR with
+ * the custom partition, the default, and with CUB's sort); the radix
  * partition under PHJ against a CPU stable partition (every bit count 1..16,
  * every value mode, 4- and 8-byte keys, sizes around the 4096-row tile, all
  * keys in one partition, and CUB's order equal to it).
@@ -95,12 +96,23 @@ static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_
     upload(hs, &ds);
     assert_int_equal(gj_join_reference(hr, hs, &ref, ctx), GJ_OK);
     if (expect_rows != UINT64_MAX) assert_int_equal(ref.rows, expect_rows);
-    for (int i = 0; i < N_IMPLS; i++) {
+    /* every implementation, then PHJ-TR again with CUB's radix sort instead
+     * of the custom partition (GJ_JOIN_PARTITION=cub; custom is the default) */
+    const char *env = getenv("GJ_JOIN_PARTITION");
+    char saved[32] = "";
+    if (env) snprintf(saved, sizeof saved, "%s", env);
+    for (int i = 0; i <= N_IMPLS; i++) {
         gj_join_out out, hout;
         gj_timing t;
         int eq = 0;
-        int rc = gj_join_exec(IMPLS[i], &dr, &ds, NULL, &out, &t, ctx);
-        if (rc != GJ_OK) fprintf(stderr, "%s: %s\n", gj_impl_name(IMPLS[i]), gj_ctx_errmsg(ctx));
+        const gj_impl impl = i < N_IMPLS ? IMPLS[i] : GJ_IMPL_PHJ_TR;
+        if (i == N_IMPLS) assert_int_equal(setenv("GJ_JOIN_PARTITION", "cub", 1), 0);
+        int rc = gj_join_exec(impl, &dr, &ds, NULL, &out, &t, ctx);
+        if (i == N_IMPLS) {
+            if (env) setenv("GJ_JOIN_PARTITION", saved, 1);
+            else unsetenv("GJ_JOIN_PARTITION");
+        }
+        if (rc != GJ_OK) fprintf(stderr, "%s: %s\n", gj_impl_name(impl), gj_ctx_errmsg(ctx));
         assert_int_equal(rc, GJ_OK);
         assert_int_equal(t.n_phases, 3);
         assert_string_equal(t.name[0], "transform");
@@ -111,8 +123,8 @@ static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_
         assert_int_equal(gj_join_out_download(&out, &hout, ctx), GJ_OK);
         assert_int_equal(gj_join_compare(&hout, &ref, &eq, ctx), GJ_OK);
         if (!eq)
-            fprintf(stderr, "%s: |R|=%llu |S|=%llu: %llu rows vs reference %llu: %s\n",
-                    gj_impl_name(IMPLS[i]), (unsigned long long)hr->rows,
+            fprintf(stderr, "%s%s: |R|=%llu |S|=%llu: %llu rows vs reference %llu: %s\n",
+                    gj_impl_name(impl), i == N_IMPLS ? " (GJ_JOIN_PARTITION=cub)" : "", (unsigned long long)hr->rows,
                     (unsigned long long)hs->rows, (unsigned long long)hout.rows,
                     (unsigned long long)ref.rows, gj_ctx_errmsg(ctx));
         assert_true(eq);
