@@ -19,10 +19,10 @@ if [ "${SKIP_TESTS:-0}" = 0 ]; then
         echo "$(basename "$t") rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$OUT/$(basename "$t").log" | tr '\n' ' ')"
     done
 fi
-if [ "${CUSTOM_PARTITION_TEST:-0}" = 1 ]; then
-    echo "=== test_join with the opt-in custom partition"
-    GJ_JOIN_PARTITION=custom timeout 300 build/tests/test_join > "$OUT/test_join_custom.log" 2>&1
-    echo "test_join (GJ_JOIN_PARTITION custom) rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$OUT/test_join_custom.log" | tr '\n' ' ')"
+if [ "${CUB_PARTITION_TEST:-0}" = 1 ]; then
+    echo "=== test_join with CUB's sort for the GFTR partition (the custom one is the default)"
+    GJ_JOIN_PARTITION=cub timeout 300 build/tests/test_join > "$OUT/test_join_cub.log" 2>&1
+    echo "test_join (GJ_JOIN_PARTITION cub) rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$OUT/test_join_cub.log" | tr '\n' ' ')"
 fi
 echo "=== validate (untuned $P)"
 timeout 420 $G validate --profile "$P" --db "$DB" --report "$OUT/report-untuned" > "$OUT/validate.txt" 2> "$OUT/validate.progress"
