@@ -285,12 +285,6 @@ static void finish(acc *a, double floor_bytes, double peak_bytes)
 
 /* ---- joins (T-JOIN-*) ---------------------------------------------------- */
 
-/* GFTR moves a side's payload columns with its key in jobs
- * (operators/join_api.cu transform_cols): two adjacent 4-byte columns packed
- * into one 8-byte value, an 8-byte column (or a last 4-byte one) alone. */
-static int gftr_jobs(int p, int pb) { return pb == 4 ? (p + 1) / 2 : p; }
-static int gftr_job_bytes(int p, int pb, int job) { return pb == 4 && 2 * job + 1 < p ? 8 : pb; }
-
 static void join_model(gj_impl impl, const gj_workload *w, acc *a)
 {
     const gj_hw *hw = a->hw;
@@ -299,8 +293,8 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     const double in = R * (kb + pr * pb) + S * (kb + ps * pb);
     const double out = M * (kb + (pr + ps) * pb);
     const int tr = impl == GJ_IMPL_PHJ_TR || impl == GJ_IMPL_SMJ_TR;
-    /* GFTR transforms (key, first payload job) pairs; GFUR (key, 4-byte id). */
-    const int rv = tr && pr ? gftr_job_bytes(pr, pb, 0) : 4, sv = tr && ps ? gftr_job_bytes(ps, pb, 0) : 4;
+    /* GFTR transforms (key, first payload) pairs; GFUR (key, 4-byte id). */
+    const int rv = tr && pr ? pb : 4, sv = tr && ps ? pb : 4;
     const int bits = partition_bits(R);
     double temp = 0;
 
@@ -378,23 +372,19 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
 
     begin(a, "materialize");
     if (tr) {
-        /* GFTR: transform the remaining column jobs with the key, then
-         * gather with clustered positions (Sec. 4.1.2). */
-        int extra = 0;
-        for (int side = 0; side < 2; side++) {
-            const int p = side ? ps : pr;
-            const double n = side ? S : R;
-            for (int j = 1; j < gftr_jobs(p, pb); j++, extra++) {
-                if (impl == GJ_IMPL_PHJ_TR) {
-                    if (bits > 0)
-                        partition(a, "partition payload columns with the key", n, kb, gftr_job_bytes(p, pb, j), bits);
-                } else {
-                    sort_full(a, "sort payload columns with the key", n, kb, gftr_job_bytes(p, pb, j));
-                }
+        /* GFTR: transform the remaining columns with the key, then gather
+         * with clustered positions (Sec. 4.1.2). */
+        int extra = (pr > 1 ? pr - 1 : 0) + (ps > 1 ? ps - 1 : 0);
+        for (int c = 0; c < extra; c++) {
+            double n = c < (pr > 1 ? pr - 1 : 0) ? R : S;
+            if (impl == GJ_IMPL_PHJ_TR) {
+                if (bits > 0) partition(a, "partition payload columns with the key", n, kb, pb, bits);
             }
+            else
+                sort_full(a, "sort payload columns with the key", n, kb, pb);
         }
         if (pr + ps) gather_clustered(a, "clustered gathers", M * (pr + ps), pb);
-        temp += extra ? 2 * fmax(R, S) * (kb + 8) : 0;
+        temp += extra ? 2 * fmax(R, S) * (kb + pb) : 0;
     } else {
         /* GFUR: ids from transformed (PHJ-UR, SMJ-UR) or, for NPHJ, the
          * probe side's ids in order: S gathers are clustered there. */
