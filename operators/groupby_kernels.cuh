@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <cuda_runtime.h>
 
+#include "operators/hash.cuh"
+
 namespace gjgb {
 
 enum { OP_ADD_I = 0, OP_ADD_F, OP_MIN, OP_MAX, OP_CNT };
@@ -33,27 +35,9 @@ struct GbSpec {
     unsigned soff[GB_MAX_ACC];      /* shared-memory offset (bytes)          */
 };
 
-/* ---- hashing (bijective mixers, murmur3 finalisers) ---- */
-__host__ __device__ inline uint32_t fmix(uint32_t h)
-{
-    h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16;
-    return h;
-}
-__host__ __device__ inline uint64_t fmix(uint64_t k)
-{
-    k ^= k >> 33; k *= 0xff51afd7ed558ccdull; k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ull; k ^= k >> 33;
-    return k;
-}
-__host__ __device__ inline uint32_t unfmix(uint32_t h)
-{
-    h ^= h >> 16; h *= 0x7ed1b41du; h ^= (h >> 13) ^ (h >> 26); h *= 0xa5cb9243u; h ^= h >> 16;
-    return h;
-}
-__host__ __device__ inline uint64_t unfmix(uint64_t k)
-{
-    k ^= k >> 33; k *= 0x9cb4b2f8129337dbull; k ^= k >> 33; k *= 0x4f74430c22a54005ull; k ^= k >> 33;
-    return k;
-}
+/* ---- hashing: operators/hash.cuh ---- */
+using gjh::fmix;
+using gjh::unfmix;
 
 /* ---- values and combines on 64-bit patterns ---- */
 __device__ __forceinline__ uint64_t load_raw(const void *p, int w, uint64_t i)

@@ -122,6 +122,8 @@ struct Job {
     void *tmp;
     size_t tmp_bytes;
     gj_ctx *ctx;
+    int hash_keys;         /* PHJ: partition and match on hashed keys          */
+    void *hkey_r, *hkey_s; /* the hashed key columns, made when CUB needs them */
 };
 
 #define JCUDA(call)                                                                     \
@@ -188,7 +190,7 @@ bool use_partition(int b0, int b1)
 /* Stable partition of (key, value) on key bits [0, bits), 1 <= bits <= 16:
  * ceil(bits / 8) LSD passes (join_partition.cuh). Values of the first pass:
  * vin (PV_COPY), va | vb << 32 (PV_PACK) or the row index (PV_IOTA). */
-template <typename K, typename V, int MODE>
+template <typename K, typename V, int MODE, bool HASH = false>
 int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va,
                     const uint32_t *vb, V *vout, u64 n, int bits)
 {
@@ -210,7 +212,7 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &occ_h, part_hist_kernel<K, P::THREADS, P::ITEMS>, P::THREADS, 0));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &occ_s, part_scatter_kernel<K, V, MODE, P::THREADS, P::ITEMS, P::MINB>, P::THREADS, 0));
+        &occ_s, part_scatter_kernel<K, V, MODE, P::THREADS, P::ITEMS, P::MINB, HASH>, P::THREADS, 0));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &occ_c, part_scatter_kernel<K, V, PV_COPY, P::THREADS, P::ITEMS, P::MINB>, P::THREADS, 0));
     if (passes > 1) {
@@ -227,8 +229,12 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
         V *vd = (passes - 1 - p) % 2 ? tv : vout;
         const u64 nh = (u64)(mask + 1) * tiles;
         const unsigned gh = (unsigned)(tiles < (uint32_t)(sms * occ_h) ? tiles : sms * occ_h);
-        part_hist_kernel<K, P::THREADS, P::ITEMS><<<gh, P::THREADS, 0, j->mem.s>>>(ks, n, lo, mask,
-                                                                                  hist, tiles);
+        if (p == 0)
+            part_hist_kernel<K, P::THREADS, P::ITEMS, HASH><<<gh, P::THREADS, 0, j->mem.s>>>(ks, n, lo, mask,
+                                                                                            hist, tiles);
+        else
+            part_hist_kernel<K, P::THREADS, P::ITEMS><<<gh, P::THREADS, 0, j->mem.s>>>(ks, n, lo, mask,
+                                                                                      hist, tiles);
         JLAUNCHED();
         {
             size_t need = 0;
@@ -239,7 +245,7 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
         }
         if (p == 0) {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_s) ? tiles : sms * occ_s);
-            part_scatter_kernel<K, V, MODE, P::THREADS, P::ITEMS, P::MINB><<<gs, P::THREADS, 0, j->mem.s>>>(
+            part_scatter_kernel<K, V, MODE, P::THREADS, P::ITEMS, P::MINB, HASH><<<gs, P::THREADS, 0, j->mem.s>>>(
                 ks, vs, va, vb, kd, vd, n, lo, mask, hist, tiles);
         } else {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_c) ? tiles : sms * occ_c);
@@ -269,6 +275,29 @@ done:
     return rc;
 }
 
+/* When PHJ partitions and matches on hashed keys (j->hash_keys; see
+ * phj_skewed), the custom partition hashes as it reads, and CUB's sort
+ * needs the hashed keys written once per side, made here on first use.
+ * (operators/hash.cuh: the hash is bijective, so the matches are the same;
+ * emit_row unhashes the output keys.) */
+template <typename K>
+int side_keys(Job *j, const gj_dtable *x, const K **keys)
+{
+    int rc = GJ_OK;
+    void **h = x == j->r ? &j->hkey_r : &j->hkey_s;
+    *keys = (const K *)x->key.data;
+    if (!j->hash_keys) goto done;
+    if (!*h) {
+        JCUDA(mem_alloc(&j->mem, h, x->rows * sizeof(K)));
+        hash_keys_kernel<K><<<grid_for(x->rows, 256), 256, 0, j->mem.s>>>((const K *)x->key.data, (K *)*h,
+                                                                           x->rows);
+        JLAUNCHED();
+    }
+    *keys = (const K *)*h;
+done:
+    return rc;
+}
+
 /* A side after its transformation: keys in probe order, the map back to
  * original rows (GFUR) or payloads in the same order (GFTR). */
 struct Side {
@@ -290,17 +319,24 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
     int rc = GJ_OK;
     const u64 n = x->rows;
     void *packed = NULL;
+    const K *ks = (const K *)x->key.data; /* CUB's sort: hashed first when PHJ hashes */
     for (int g = 0; g < max_groups && out->next_col < x->n_payloads; g++) {
         const int c = out->next_col;
         void *pt = NULL;
         const bool pair = c + 1 < x->n_payloads && x->payload[c].width == 4 &&
                           x->payload[c + 1].width == 4;
-        if (pair && use_partition(b0, b1)) { /* packing fused into the first pass */
+        if (pair && use_partition(b0, b1)) { /* packing (and hashing) fused into the first pass */
             JCUDA(mem_alloc(&j->mem, &pt, n * 8));
-            rc = partition_pairs<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key, NULL,
-                                                  (const uint32_t *)x->payload[c].data,
-                                                  (const uint32_t *)x->payload[c + 1].data,
-                                                  (u64 *)pt, n, b1);
+            if (j->hash_keys)
+                rc = partition_pairs<K, u64, PV_PACK, true>(j, (const K *)x->key.data, (K *)out->key, NULL,
+                                                            (const uint32_t *)x->payload[c].data,
+                                                            (const uint32_t *)x->payload[c + 1].data,
+                                                            (u64 *)pt, n, b1);
+            else
+                rc = partition_pairs<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key, NULL,
+                                                      (const uint32_t *)x->payload[c].data,
+                                                      (const uint32_t *)x->payload[c + 1].data,
+                                                      (u64 *)pt, n, b1);
             if (rc != GJ_OK) goto done;
             out->pay[c] = pt;
             out->pay[c + 1] = (const char *)pt + 4;
@@ -308,6 +344,7 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
             out->next_col = c + 2;
             continue;
         }
+        if ((rc = side_keys<K>(j, x, &ks)) != GJ_OK) goto done;
         if (pair) {
             JCUDA(mem_alloc(&j->mem, &packed, n * 8));
             pack_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>(
@@ -315,8 +352,7 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
                 (u64 *)packed, n);
             JLAUNCHED();
             JCUDA(mem_alloc(&j->mem, &pt, n * 8));
-            rc = sort_pairs<K, u64>(j, (const K *)x->key.data, (K *)out->key, (const u64 *)packed,
-                                    (u64 *)pt, n, b0, b1);
+            rc = sort_pairs<K, u64>(j, ks, (K *)out->key, (const u64 *)packed, (u64 *)pt, n, b0, b1);
             if (rc != GJ_OK) goto done;
             mem_free(&j->mem, packed);
             packed = NULL;
@@ -331,12 +367,11 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
         out->stride[c] = 1;
         out->next_col = c + 1;
         if (x->payload[c].width == 4)
-            rc = sort_pairs<K, uint32_t>(j, (const K *)x->key.data, (K *)out->key,
-                                         (const uint32_t *)x->payload[c].data, (uint32_t *)pt, n,
-                                         b0, b1);
+            rc = sort_pairs<K, uint32_t>(j, ks, (K *)out->key, (const uint32_t *)x->payload[c].data,
+                                         (uint32_t *)pt, n, b0, b1);
         else
-            rc = sort_pairs<K, u64>(j, (const K *)x->key.data, (K *)out->key,
-                                    (const u64 *)x->payload[c].data, (u64 *)pt, n, b0, b1);
+            rc = sort_pairs<K, u64>(j, ks, (K *)out->key, (const u64 *)x->payload[c].data, (u64 *)pt,
+                                    n, b0, b1);
         if (rc != GJ_OK) goto done;
     }
 done:
@@ -367,8 +402,9 @@ int transform_side(Job *j, const gj_dtable *x, int gftr, int b0, int b1, Side *o
         JCUDA(mem_alloc(&j->mem, &ids, n * 4));
         iota_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>((uint32_t *)iota, n);
         JLAUNCHED();
-        rc = sort_pairs<K, uint32_t>(j, (const K *)x->key.data, (K *)kt, (const uint32_t *)iota,
-                                     (uint32_t *)ids, n, b0, b1);
+        const K *ks = NULL;
+        if ((rc = side_keys<K>(j, x, &ks)) != GJ_OK) goto done;
+        rc = sort_pairs<K, uint32_t>(j, ks, (K *)kt, (const uint32_t *)iota, (uint32_t *)ids, n, b0, b1);
         if (rc != GJ_OK) goto done;
         mem_free(&j->mem, iota);
         iota = NULL;
@@ -462,6 +498,52 @@ done:
     return rc;
 }
 
+/* PHJ partitions on the low bits of the raw keys: for dense keys (the
+ * paper's workloads) a partition's keys are consecutive above those bits,
+ * and its shared-memory table fills without collisions. Keys with
+ * structure in their low bits fill the partitions unevenly: TPC-H's order
+ * keys use 8 of every 32 values, so a quarter of the partitions took 4x
+ * their rows, more than a work item's R chunk, and q5j2's shape ran 3x
+ * slower (bench/RESULTS.md). So R is partitioned on raw bits first, and if
+ * its largest partition exceeds an R chunk (RC rows, twice the planned
+ * TARGET) both sides are partitioned on hashed keys instead. Hashing
+ * always cost W1 PHJ-TR's match 1.04 -> 2.84 ms (collisions in the tables),
+ * which is why it is not the default. *skew: 1 when R must be hashed. */
+template <typename K>
+int phj_skewed(Job *j, const Side *rs, u64 rows, int bits, int *skew)
+{
+    int rc = GJ_OK;
+    const uint32_t parts = 1u << bits;
+    uint32_t *start = NULL;
+    unsigned *mx = NULL, h_mx = 0;
+    *skew = 0;
+    JCUDA(mem_alloc(&j->mem, (void **)&start, (parts + 1) * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&mx, 4));
+    JCUDA(cudaMemsetAsync(mx, 0, 4, j->mem.s));
+    bounds_kernel<K><<<grid_for(parts + 1, 256), 256, 0, j->mem.s>>>((const K *)rs->key, rows, parts - 1,
+                                                                     parts, start);
+    JLAUNCHED();
+    part_max_kernel<<<grid_for(parts, 256), 256, 0, j->mem.s>>>(start, parts, mx);
+    JLAUNCHED();
+    JCUDA(cudaMemcpyAsync(&h_mx, mx, 4, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaStreamSynchronize(j->mem.s));
+    *skew = h_mx > (unsigned)PhjPolicy::RC;
+done:
+    mem_free(&j->mem, mx);
+    mem_free(&j->mem, start);
+    return rc;
+}
+
+/* free what transform_side allocated for a side (untracked pointers, such
+ * as the second half of a packed pair or an input column, are ignored) */
+void side_free(Job *j, Side *x)
+{
+    mem_free(&j->mem, (void *)x->key);
+    mem_free(&j->mem, (void *)x->ids);
+    for (int c = 0; c < GJ_MAX_PAYLOADS; c++) mem_free(&j->mem, (void *)x->pay[c]);
+    memset(x, 0, sizeof *x);
+}
+
 /* ---- PHJ ----------------------------------------------------------------- */
 
 template <typename K>
@@ -482,13 +564,26 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     u64 h_max = 0, hv[2] = {0, 0};
     size_t smem = 0;
     int tbits = 0;
+    j->hash_keys = 0;
     if (bits == 0) {
         identity_side(R, &rs);
         identity_side(S, &ss);
     } else {
+        int skew = 0;
         rc = transform_side<K>(j, R, gftr, 0, bits, &rs);
+        if (rc == GJ_OK) rc = phj_skewed<K>(j, &rs, R->rows, bits, &skew);
+        if (rc == GJ_OK && skew) { /* raw key bits: uneven partitions; hash both sides */
+            side_free(j, &rs);
+            j->hash_keys = 1;
+            rc = transform_side<K>(j, R, gftr, 0, bits, &rs);
+        }
         if (rc == GJ_OK) rc = transform_side<K>(j, S, gftr, 0, bits, &ss);
         if (rc != GJ_OK) goto done;
+        if (!gftr) { /* GFUR is done with the keys' hashed copies */
+            mem_free(&j->mem, j->hkey_r);
+            mem_free(&j->mem, j->hkey_s);
+            j->hkey_r = j->hkey_s = NULL;
+        }
     }
     mem_free(&j->mem, j->tmp); /* transform_rest allocates again if it needs */
     j->tmp = NULL;
@@ -558,6 +653,7 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     JCUDA(cudaStreamSynchronize(j->mem.s));
     total = hv[0];
     if ((rc = alloc_output<K>(j, total, &rs, &ss, e)) != GJ_OK) goto done;
+    e->unhash = j->hash_keys;
     JCUDA(gj_timer_mark(tm, j->mem.s));
     if (total && (rc = transform_rest<K>(j, gftr, 0, bits, &rs, &ss, e)) != GJ_OK) goto done;
     if (n_items && total) {

@@ -15,6 +15,8 @@
 #include <cub/block/block_scan.cuh>
 #include <stdint.h>
 
+#include "operators/hash.cuh"
+
 namespace gjj {
 
 typedef unsigned long long u64;
@@ -32,12 +34,28 @@ struct Emit {
     int rw[8], sw[8];
     int rstr[8], sstr[8]; /* element stride: 2 for a 4-byte column packed in pairs */
     void *key_out;
+    int unhash;           /* the matched keys are hashed (PHJ): write gjh::unhash_key(key) */
 };
+
+/* the largest partition: *out = max over p of start[p + 1] - start[p] */
+__global__ void part_max_kernel(const uint32_t *start, uint32_t P, unsigned *out)
+{
+    for (uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < P; p += gridDim.x * blockDim.x)
+        atomicMax(out, start[p + 1] - start[p]);
+}
+
+/* h[i] = fmix(k[i]): PHJ's hashed keys for CUB's sort (join_api.cu side_keys) */
+template <typename K>
+__global__ void hash_keys_kernel(const K *__restrict__ k, K *__restrict__ h, u64 n)
+{
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
+        h[i] = gjh::hash_key(k[i]);
+}
 
 template <typename K>
 __device__ __forceinline__ void emit_row(const Emit &e, u64 o, K key, uint32_t rpos, uint32_t spos)
 {
-    ((K *)e.key_out)[o] = key;
+    ((K *)e.key_out)[o] = e.unhash ? gjh::unhash_key(key) : key;
     uint32_t r = e.r_ids ? __ldg(e.r_ids + rpos) : rpos;
     uint32_t s = e.s_ids ? __ldg(e.s_ids + spos) : spos;
     for (int c = 0; c < e.pr; c++) {
@@ -170,7 +188,7 @@ __device__ __forceinline__ void emit_rows(const Emit &e, u64 o, const K *key, co
     }
 #pragma unroll
     for (int k = 0; k < V; k++)
-        if (ok[k]) ((K *)e.key_out)[at[k]] = key[k];
+        if (ok[k]) ((K *)e.key_out)[at[k]] = e.unhash ? gjh::unhash_key(key[k]) : key[k];
     for (int c = 0; c < e.pr + e.ps; c++) {
         const bool isr = c < e.pr;
         const int cc = isr ? c : c - e.pr;

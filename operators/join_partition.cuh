@@ -22,6 +22,8 @@
 #include <cub/block/block_radix_rank.cuh>
 #include <stdint.h>
 
+#include "operators/hash.cuh"
+
 namespace gjj {
 
 enum { PV_IOTA = 0, PV_COPY = 1, PV_PACK = 2 };
@@ -36,8 +38,9 @@ struct PartDigit {
 /* per-tile digit counts of keys[0, n) on bits [lo, lo + log2(mask + 1));
  * tiles of THREADS * ITEMS rows, warp-striped; one shared histogram per warp
  * (plain shared atomics: __match_any_sync aggregation measured far slower);
- * persistent grid */
-template <typename K, int THREADS, int ITEMS>
+ * persistent grid. HASH: the keys are hashed as they are read (gjh::fmix;
+ * the first pass of a partition on hashed keys). */
+template <typename K, int THREADS, int ITEMS, bool HASH = false>
 __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict__ keys, unsigned long long n,
                                                             int lo, uint32_t mask,
                                                             uint32_t *__restrict__ hist, uint32_t tiles)
@@ -53,7 +56,7 @@ __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict_
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) {
             const unsigned long long x = base + i * 32;
-            k[i] = x < n ? keys[x] : (K)0;
+            k[i] = x < n ? (HASH ? gjh::hash_key(keys[x]) : keys[x]) : (K)0;
         }
 #pragma unroll
         for (int i = 0; i < ITEMS; i++)
@@ -69,8 +72,9 @@ __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict_
     }
 }
 
-/* scatter one pass: offs = exclusive scan of part_hist_kernel's counts */
-template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB>
+/* scatter one pass: offs = exclusive scan of part_hist_kernel's counts;
+ * HASH: kin is hashed as it is read, and kout receives the hashed keys */
+template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false>
 __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ va,
     const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, unsigned long long n, int lo,
@@ -101,7 +105,7 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) {
             const unsigned long long x = base + i * 32;
-            keys[i] = x < n ? kin[x] : ~(K)0; /* padding ranks last (largest digit, last in order) */
+            keys[i] = x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0; /* padding ranks last */
         }
         int prefix[1];
         Rank(u.rank).RankKeys(keys, ranks, dig, prefix);
