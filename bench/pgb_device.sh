@@ -7,8 +7,7 @@
 #    PGB under each partition and table shape)
 # 2. |R| = 2^28, two 4-byte payloads, max,max (paper 000 Sec. 5.2.1),
 #    PGB-UR and PGB-TR for g = 2^14..2^26 step 2^2 (4-byte keys), median of
-#    REPEAT: default shape, GJ_PGB_TS=8192, GJ_PGB_ONEPASS=0 (count, then
-#    aggregate) and GJ_PGB_PARTITION=cub; 8-byte
+#    REPEAT: the default, GJ_PGB_PARTITION=cub and =custom; 8-byte
 #    keys with the default. Floors at B_G = $BG GB/s. Everything under $OUT.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -32,8 +31,7 @@ sweep() { # name, key bytes, env...
   echo "rc=$?"; cat "$OUT/$name.csv"; tail -2 "$OUT/$name.err"
 }
 sweep k4_default 4
-[ "${AB:-1}" = 1 ] && sweep k4_ts8192 4 GJ_PGB_TS=8192
-[ "${AB:-1}" = 1 ] && sweep k4_twopass 4 GJ_PGB_ONEPASS=0
 [ "${AB:-1}" = 1 ] && sweep k4_cub 4 GJ_PGB_PARTITION=cub
+[ "${AB:-1}" = 1 ] && sweep k4_custom 4 GJ_PGB_PARTITION=custom
 sweep k8_default 8
 tar czf "$OUT/pgb-out.tgz" -C "$OUT" --exclude pgb-out.tgz . 2>/dev/null

@@ -42,7 +42,7 @@ typedef struct gj_arena {
 
 /* Keep the default pool's freed memory mapped (release threshold: all):
  * an operator that allocates gigabytes per run would otherwise pay the
- * mapping again on every run (the joins measured it; operators/JOIN.md). */
+ * mapping again on every run. Every join and group-by run calls it. */
 static inline cudaError_t gj_pool_retain(void)
 {
     int dev = 0;

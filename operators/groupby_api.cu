@@ -620,59 +620,53 @@ done:
 }
 
 /* ------------------------------------------------------------------ PGB */
-/* A chunk's shared tables: TS slots of (hashed key, local id) and
- * agg_bytes of aggregate slots; pgb_limit() says how many groups they hold.
- * 4096 slots + 32 KB (4-byte keys: 64 KB, 3 blocks of 512 threads per SM)
- * hold 2560 groups of two 4-byte aggregates. GJ_PGB_TS=8192 (+48 KB: 112 KB,
- * 2 blocks per SM, 5120 groups, so 2^20 groups take one 8-bit pass instead
- * of two) is the A/B knob: on the H200 the fuller SMs won, 9.9-13.6 ms
- * against 12.3-17.5 for PGB-TR at 2^14..2^26 groups (bench/RESULTS.md). */
-struct PgbShape {
-    int ts;
-    unsigned agg_bytes;
-};
-
-PgbShape pgb_shape()
-{
-    const char *e = getenv("GJ_PGB_TS");
-    if (e && strcmp(e, "8192") == 0) return {8192, 48 * 1024};
-    return {4096, 32 * 1024};
-}
+/* A chunk's shared tables: PGB_TS slots of (hashed key, local id) and
+ * PGB_AGG_BYTES of aggregate slots; pgb_limit() says how many groups they
+ * hold. 4096 slots + 32 KB (4-byte keys: 64 KB, 3 blocks of 512 threads per
+ * SM) hold 2560 groups of two 4-byte aggregates. Measured against 8192 slots
+ * + 48 KB (112 KB, 2 blocks per SM, 5120 groups, so 2^20 groups take one
+ * 8-bit pass instead of two): the fuller SMs won, 9.9-13.6 ms against
+ * 12.3-17.5 for PGB-TR at 2^14..2^26 groups (H200, bench/RESULTS.md). */
+enum { PGB_TS = 4096, PGB_AGG_BYTES = 32 * 1024 };
 
 /* What gj_join_partition holds besides its output. Its own partition: a
  * second (key, value) buffer when it takes two passes, and per-tile
  * histograms (256 counts of 4 bytes per tile of 5760 rows: under n / 4
- * bytes). CUB: the values built first and the sort's alternate buffers. */
+ * bytes). CUB: the hashed keys and values built first, and the sort's
+ * alternate buffers. */
 size_t pgb_part_tmp(uint64_t n, int kw, int vw, int bits, int cub)
 {
-    if (cub) return n * (size_t)(kw + 2 * vw) + 1024;
+    if (cub) return n * (size_t)(2 * kw + 2 * vw) + 1024; /* + the hashed keys */
     return (bits > 8 ? n * (size_t)(kw + vw) : 0) + n / 4 + 1024;
 }
 
 /* Partition (hashed key, values) on the low `bits` hashed bits: stable, so
- * every column partitioned with the same keys lands in the same order. Up
- * to 8 bits, the joins' radix partition (join_partition.cuh: one pass that
- * builds the values as it reads them); above, CUB's radix sort (values
- * built first). On the H200 at 2^28 rows, key + 8 value bytes, the group
- * phase took 4.6 ms against CUB's 5.2 in one pass, 8.2 against 7.5 in two
+ * every column partitioned with the same keys lands in the same order; hs
+ * receives the hashed keys. The joins' radix partition (join_partition.cuh:
+ * its first pass hashes the keys and builds the values as it reads them),
+ * or CUB's radix sort (hashed keys and values built first) for 8-byte keys
+ * above 8 bits, where the custom one was not measured against it. H200, 2^28
+ * rows, 4-byte keys + a packed pair, PGB-TR: 8.7 ms against CUB's 10.0 at
+ * 2^14 groups (one pass), 11.5 against 12.3 at 2^20..2^24 (two passes)
  * (bench/RESULTS.md); GJ_PGB_PARTITION=custom|cub forces either.
  * PGB-UR: the values are row ids. PGB-TR: the
  * payload columns, two 4-byte columns packed into one pass (r.src[j] then
  * points at its half and r.sshift[j] = 1); every pass rewrites hs with the
  * same keys. */
 template <typename K>
-int pgb_partition(Ctx &c, bool rowids, const void *h, void *hs, uint64_t n, int bits, GbSpec &r,
+int pgb_partition(Ctx &c, bool rowids, const void *keys, void *hs, uint64_t n, int bits, GbSpec &r,
                   void **rowid)
 {
     int rc = GJ_OK;
     gj_ctx *ctx = c.ctx;
     const int kw = sizeof(K);
     const char *e = getenv("GJ_PGB_PARTITION");
-    const int cub = e && !strcmp(e, "cub") ? 1 : e && !strcmp(e, "custom") ? 0 : bits > 8;
+    const int cub = e && !strcmp(e, "cub") ? 1 : e && !strcmp(e, "custom") ? 0 : bits > 8 && kw == 8;
     bool done_src[GB_MAX_ACC] = {false};
     if (rowids) {
         GJ_CUDA(gj_arena_alloc(&c.ar, rowid, n * 4));
-        rc = gj_join_partition(kw, h, hs, GJ_PART_IOTA, NULL, NULL, *rowid, n, bits, cub, c.st, ctx);
+        rc = gj_join_partition(kw, keys, hs, GJ_PART_IOTA | GJ_PART_HASH, NULL, NULL, *rowid, n, bits, cub, c.st,
+                               ctx);
         gj_arena_note(&c.ar, pgb_part_tmp(n, kw, 4, bits, cub));
         goto done;
     }
@@ -687,7 +681,7 @@ int pgb_partition(Ctx &c, bool rowids, const void *h, void *hs, uint64_t n, int 
         int mode = mate >= 0 ? GJ_PART_PACK : r.pw[j] == 8 ? GJ_PART_COPY8 : GJ_PART_COPY4;
         const int vw = mate >= 0 ? 8 : r.pw[j];
         GJ_CUDA(gj_arena_alloc(&c.ar, &v, n * vw));
-        if ((rc = gj_join_partition(kw, h, hs, mode, a, b, v, n, bits, cub, c.st, ctx))) goto done;
+        if ((rc = gj_join_partition(kw, keys, hs, mode | GJ_PART_HASH, a, b, v, n, bits, cub, c.st, ctx))) goto done;
         gj_arena_note(&c.ar, pgb_part_tmp(n, kw, vw, bits, cub));
         for (int q = j; q < r.n; q++) { /* every accumulator over a or b */
             if (!r.src[q] || done_src[q]) continue;
@@ -777,7 +771,6 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     gj_ctx *ctx = c.ctx;
     const uint64_t n = in->rows;
     const int kw = sizeof(K);
-    const PgbShape shape = pgb_shape();
     uint64_t hint = w->groups ? w->groups : 1;
     if (hint > n) hint = n;
     unsigned slot_bytes = 0;
@@ -785,35 +778,30 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     /* partitions of at most 7/8 of a chunk's groups on average (a
      * partition's count is binomial: 4096 +- 64 at 2^20 groups in 256),
      * at most 2^16 of them (two 8-bit passes) */
-    const uint64_t per = pgb_limit(shape.ts, shape.agg_bytes, slot_bytes) / 8 * 7;
+    const uint64_t per = pgb_limit(PGB_TS, PGB_AGG_BYTES, slot_bytes) / 8 * 7;
     uint64_t P = next_pow2((hint + per - 1) / (per ? per : 1));
     if (P > 65536) P = 65536;
     int bits = 0;
     while ((1ull << bits) < P) bits++;
-    void *h = NULL, *hs = NULL, *rowid = NULL, *start = NULL;
+    void *hs = NULL, *rowid = NULL, *start = NULL;
     bool any_src = false; /* PGB-TR of counts only: the keys travel with row ids */
     for (int j = 0; j < s.n; j++) any_src = any_src || s.src[j];
     const bool rowids = impl == GJ_IMPL_PGB_UR || !any_src;
     GbSpec r = s;
-    GJ_CUDA(gj_arena_alloc(&c.ar, &h, n * kw));
     GJ_CUDA(gj_arena_alloc(&c.ar, &start, (P + 1) * 4));
-    k_hash<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, (K *)h, n);
-    GJ_LAUNCHED();
-    if (bits == 0) {
-        hs = h;
-    } else {
-        GJ_CUDA(gj_arena_alloc(&c.ar, &hs, n * kw));
-        if ((rc = pgb_partition<K>(c, rowids, h, hs, n, bits, r, &rowid))) goto done;
-        gj_arena_free(&c.ar, h);
-        h = NULL;
+    GJ_CUDA(gj_arena_alloc(&c.ar, &hs, n * kw));
+    if (bits == 0) { /* no partition to hash the keys as it reads them */
+        gjh::hash_keys_kernel<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, (K *)hs, n);
+        GJ_LAUNCHED();
+    } else if ((rc = pgb_partition<K>(c, rowids, in->key.data, hs, n, bits, r, &rowid))) {
+        goto done;
     }
     k_part_bounds<K><<<grid_for(c, n + 1, 256), 256, 0, c.st>>>((const K *)hs, n, P - 1, (uint32_t *)start);
     GJ_LAUNCHED();
     GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group" */
     {
         const PgbArgs a = {n, P - 1, 0, (const uint32_t *)start, NULL, (const uint32_t *)rowid};
-        rc = shape.ts == 4096 ? pgb_chunks<K, 4096>(c, in, w, r, ap, hidden, (const K *)hs, a, P, hint, shape.agg_bytes, out)
-                              : pgb_chunks<K, 8192>(c, in, w, r, ap, hidden, (const K *)hs, a, P, hint, shape.agg_bytes, out);
+        rc = pgb_chunks<K, PGB_TS>(c, in, w, r, ap, hidden, (const K *)hs, a, P, hint, PGB_AGG_BYTES, out);
         if (rc) goto done;
     }
     s = r; /* finish_avg reads dst */

@@ -243,13 +243,6 @@ __global__ void __launch_bounds__(PolicyStream::THREADS) k_iota(uint32_t *o, uin
         o[i] = (uint32_t)i;
 }
 
-template <typename K>
-__global__ void __launch_bounds__(PolicyStream::THREADS) k_hash(const K *key, K *h, uint64_t n)
-{
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        h[i] = fmix(key[i]);
-}
-
 /* ---- HGB stage 1 (Algorithm 1, compute_group_id): insert each key, a fresh
  * key takes the next dense id; every row writes its group id. Differs from
  * the paper in one point: the table stores the group id itself (published

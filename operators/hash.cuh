@@ -40,6 +40,15 @@ template <typename K> __host__ __device__ inline K unhash_key(K k)
     return sizeof(K) == 4 ? (K)unfmix((uint32_t)k) : (K)unfmix((uint64_t)k);
 }
 
+/* h[i] = hash_key(k[i]): hashed keys for a sort or a partition
+ * that cannot hash as it reads (CUB's) */
+template <typename K>
+__global__ void __launch_bounds__(256) hash_keys_kernel(const K *__restrict__ k, K *__restrict__ h, uint64_t n)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        h[i] = hash_key(k[i]);
+}
+
 } // namespace gjh
 
 #endif

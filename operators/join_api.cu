@@ -289,7 +289,7 @@ int side_keys(Job *j, const gj_dtable *x, const K **keys)
     if (!j->hash_keys) goto done;
     if (!*h) {
         JCUDA(mem_alloc(&j->mem, h, x->rows * sizeof(K)));
-        hash_keys_kernel<K><<<grid_for(x->rows, 256), 256, 0, j->mem.s>>>((const K *)x->key.data, (K *)*h,
+        gjh::hash_keys_kernel<K><<<grid_for(x->rows, 256), 256, 0, j->mem.s>>>((const K *)x->key.data, (K *)*h,
                                                                            x->rows);
         JLAUNCHED();
     }
@@ -833,28 +833,43 @@ int check_table(const gj_dtable *t, const char *name, gj_ctx *ctx)
     return GJ_OK;
 }
 
+/* the custom partition in each value mode; HASH: keys hashed as read */
+template <typename K, bool HASH>
+int part_custom(Job *j, const K *kin, K *kout, int mode, const void *va, const void *vb, void *vout,
+                u64 n, int bits)
+{
+    if (mode == GJ_PART_IOTA)
+        return partition_pairs<K, uint32_t, PV_IOTA, HASH>(j, kin, kout, NULL, NULL, NULL, (uint32_t *)vout,
+                                                           n, bits);
+    if (mode == GJ_PART_COPY4)
+        return partition_pairs<K, uint32_t, PV_COPY, HASH>(j, kin, kout, (const uint32_t *)va, NULL, NULL,
+                                                           (uint32_t *)vout, n, bits);
+    if (mode == GJ_PART_COPY8)
+        return partition_pairs<K, u64, PV_COPY, HASH>(j, kin, kout, (const u64 *)va, NULL, NULL, (u64 *)vout,
+                                                      n, bits);
+    return partition_pairs<K, u64, PV_PACK, HASH>(j, kin, kout, NULL, (const uint32_t *)va,
+                                                  (const uint32_t *)vb, (u64 *)vout, n, bits);
+}
+
 /* gj_join_partition's body: the custom partition, or CUB's sort (values
- * built first, as the joins did before the custom partition) */
+ * built first, as the joins did before the custom partition; hashed keys
+ * too, when asked) */
 template <typename K>
-int part_hook(Job *j, const K *kin, K *kout, int mode, const void *va, const void *vb, void *vout,
+int part_hook(Job *j, const K *kin, K *kout, int mode, bool hash, const void *va, const void *vb, void *vout,
               u64 n, int bits, int use_cub)
 {
     int rc = GJ_OK;
-    void *tv = NULL;
+    void *tv = NULL, *hk = NULL;
     if (!use_cub) {
-        if (mode == GJ_PART_IOTA)
-            rc = partition_pairs<K, uint32_t, PV_IOTA>(j, kin, kout, NULL, NULL, NULL, (uint32_t *)vout,
-                                                       n, bits);
-        else if (mode == GJ_PART_COPY4)
-            rc = partition_pairs<K, uint32_t, PV_COPY>(j, kin, kout, (const uint32_t *)va, NULL, NULL,
-                                                       (uint32_t *)vout, n, bits);
-        else if (mode == GJ_PART_COPY8)
-            rc = partition_pairs<K, u64, PV_COPY>(j, kin, kout, (const u64 *)va, NULL, NULL,
-                                                  (u64 *)vout, n, bits);
-        else
-            rc = partition_pairs<K, u64, PV_PACK>(j, kin, kout, NULL, (const uint32_t *)va,
-                                                  (const uint32_t *)vb, (u64 *)vout, n, bits);
+        rc = hash ? part_custom<K, true>(j, kin, kout, mode, va, vb, vout, n, bits)
+                  : part_custom<K, false>(j, kin, kout, mode, va, vb, vout, n, bits);
         goto done;
+    }
+    if (hash) {
+        JCUDA(mem_alloc(&j->mem, &hk, n * sizeof(K)));
+        gjh::hash_keys_kernel<K><<<grid_for(n, 256), 256, 0, j->mem.s>>>(kin, (K *)hk, n);
+        JLAUNCHED();
+        kin = (const K *)hk;
     }
     if (mode == GJ_PART_IOTA) {
         JCUDA(mem_alloc(&j->mem, &tv, n * 4));
@@ -887,6 +902,8 @@ extern "C" int gj_join_partition(int key_width, const void *kin, void *kout, int
     memset(j, 0, sizeof *j);
     j->ctx = ctx;
     j->mem.s = (cudaStream_t)stream;
+    const bool hash = mode & GJ_PART_HASH;
+    mode &= ~GJ_PART_HASH;
     if ((key_width != 4 && key_width != 8) || mode < GJ_PART_IOTA || mode > GJ_PART_PACK ||
         bits < 1 || bits > PartPolicy::MAX_BITS || n >= (1ULL << 32)) {
         rc = gj_seterr(ctx, GJ_ERR_INVALID, "gj_join_partition: key_width=%d mode=%d bits=%d",
@@ -894,9 +911,9 @@ extern "C" int gj_join_partition(int key_width, const void *kin, void *kout, int
         goto done;
     }
     if (n == 0) goto done;
-    rc = key_width == 4 ? part_hook<uint32_t>(j, (const uint32_t *)kin, (uint32_t *)kout, mode, va,
+    rc = key_width == 4 ? part_hook<uint32_t>(j, (const uint32_t *)kin, (uint32_t *)kout, mode, hash, va,
                                               vb, vout, n, bits, use_cub)
-                        : part_hook<u64>(j, (const u64 *)kin, (u64 *)kout, mode, va, vb, vout, n,
+                        : part_hook<u64>(j, (const u64 *)kin, (u64 *)kout, mode, hash, va, vb, vout, n,
                                          bits, use_cub);
     mem_release(&j->mem);
     GJ_CUDA(cudaStreamSynchronize(j->mem.s));
@@ -938,16 +955,7 @@ extern "C" int gj_join_exec(gj_impl impl, const gj_dtable *r, const gj_dtable *s
         goto done;
     }
     if ((rc = gj_gpu_count(&ngpu, ctx)) != GJ_OK) goto done;
-    {
-        /* keep freed blocks in the stream-ordered pool so repeated runs do
-         * not pay cudaMalloc again */
-        int dev = 0;
-        cudaMemPool_t pool;
-        uint64_t thr = UINT64_MAX;
-        GJ_CUDA(cudaGetDevice(&dev));
-        GJ_CUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
-        GJ_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr));
-    }
+    GJ_CUDA(gj_pool_retain()); /* repeated runs do not pay cudaMalloc again */
     GJ_CUDA(gj_timer_init(&tm));
     timer_ok = 1;
     GJ_CUDA(gj_timer_mark(&tm, j->mem.s));

@@ -44,14 +44,6 @@ __global__ void part_max_kernel(const uint32_t *start, uint32_t P, unsigned *out
         atomicMax(out, start[p + 1] - start[p]);
 }
 
-/* h[i] = fmix(k[i]): PHJ's hashed keys for CUB's sort (join_api.cu side_keys) */
-template <typename K>
-__global__ void hash_keys_kernel(const K *__restrict__ k, K *__restrict__ h, u64 n)
-{
-    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
-        h[i] = gjh::hash_key(k[i]);
-}
-
 template <typename K>
 __device__ __forceinline__ void emit_row(const Emit &e, u64 o, K key, uint32_t rpos, uint32_t spos)
 {

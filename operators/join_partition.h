@@ -12,14 +12,17 @@
 extern "C" {
 #endif
 
-/* Value sources of the first pass. */
-enum { GJ_PART_IOTA = 0, GJ_PART_COPY4 = 1, GJ_PART_COPY8 = 2, GJ_PART_PACK = 3 };
+/* Value sources of the first pass; GJ_PART_HASH may be or-ed in: the keys
+ * are hashed (operators/hash.cuh, hash_key) as they are read, and kout and
+ * the partition are those of the hashed keys. */
+enum { GJ_PART_IOTA = 0, GJ_PART_COPY4 = 1, GJ_PART_COPY8 = 2, GJ_PART_PACK = 3, GJ_PART_HASH = 16 };
 
 /* Stable partition of n (key, value) rows on key bits [0, bits), 1 <= bits
  * <= 16, on the GPU. key_width 4 or 8. kin/kout: device keys; values: IOTA
  * writes row indices (4 bytes) to vout; COPY4/COPY8 copy va (4 or 8 bytes);
  * PACK writes va[i] | vb[i] << 32 (8 bytes). use_cub: CUB's radix sort
- * instead (IOTA and PACK then build their values first). Synchronises the
+ * instead (IOTA, PACK and GJ_PART_HASH then build their values or hashed
+ * keys first). Synchronises the
  * stream before returning. Returns GJ_OK, GJ_ERR_INVALID, GJ_ERR_CUDA. */
 int gj_join_partition(int key_width, const void *kin, void *kout, int mode, const void *va,
                       const void *vb, void *vout, uint64_t n, int bits, int use_cub, void *stream,
