@@ -189,17 +189,42 @@ static void partition(acc *a, const char *what, double n, int kb, int vb, int bi
     a->allocs += 1;
 }
 
-/* Full-width radix sort of n (key, value) pairs: the calibrated full-sort
- * rate, scaled from its 4-byte values to vb-byte values by bytes per pair. */
-static void sort_full(acc *a, const char *what, double n, int kb, int vb)
+/* Radix sort of n (key, value) pairs on their low `bits` key bits (8 a
+ * pass): the calibrated full-width rate (kb passes), scaled from its 4-byte
+ * values to vb-byte values by bytes per pair and to the passes the bits
+ * need. */
+static void sort_bits(acc *a, const char *what, double n, int kb, int vb, int bits)
 {
     double rate = (kb == 4 ? a->hw->sort_k32 : a->hw->sort_k64) * GB;
     double scale = (double)(kb + vb) / (kb + 4);
-    double passes = kb; /* 8 bits a pass */
+    int passes = bits < 8 * kb ? (bits + 7) / 8 : kb;
+    if (passes < 1) passes = 1;
     double bytes = n * kb + passes * n * 2.0 * (kb + vb);
-    term(a, GJ_TERM_SORT, what, n / rate * scale, bytes);
-    a->kernels += 1 + kb;
+    term(a, GJ_TERM_SORT, what, n / rate * scale * passes / kb, bytes);
+    a->kernels += 1 + passes;
     a->allocs += 1;
+}
+
+/* Full-width radix sort (the group-bys sort every key bit). */
+static void sort_full(acc *a, const char *what, double n, int kb, int vb)
+{
+    sort_bits(a, what, n, kb, vb, 8 * kb);
+}
+
+/* Key bits SMJ sorts: operators/join_api.cu run_smj sorts only the bits
+ * below the highest one in which the smallest and largest key of R and S
+ * differ. The keys are taken to be dense, as surrogate keys and the
+ * generator's are (operators/join_table.cu gj_join_generate): a
+ * primary-foreign-key join's build keys are R distinct values, with the
+ * unmatched ones in a second range of R above them (match ratio < 1); a
+ * many-to-many join draws both sides from R S / out values. */
+static int join_key_bits(const gj_workload *w)
+{
+    double dom = w->out_rows ? floor((double)w->r_rows * (double)w->s_rows / (double)w->out_rows)
+                             : (double)w->r_rows * (w->match_ratio < 1 ? 2 : 1);
+    int bits = 0;
+    while (bits < 8 * w->key_bytes && ldexp(1, bits) < dom) bits++;
+    return bits;
 }
 
 /* GATHER of m w-byte values from a column of `src` rows whose reads touch
@@ -253,11 +278,15 @@ static int partition_bits(double rows)
     return bits;
 }
 
-/* Fixed costs: launches and allocations, added to the last phase. */
+/* Fixed costs: launches and allocations, added to the last phase. The
+ * operators allocate from the device's stream-ordered pool, kept mapped
+ * between runs (operators/common.cuh gj_pool_retain, cudaMallocAsync): an
+ * allocation is one more stream operation, charged as a launch, not the
+ * cudaMalloc + cudaFree pair `malloc_us` measures. */
 static void overheads(acc *a)
 {
     term(a, GJ_TERM_FIXED, "launches and allocations",
-         (a->kernels * a->hw->launch_us + a->allocs * a->hw->malloc_us) * 1e-6, 0);
+         (a->kernels + a->allocs) * a->hw->launch_us * 1e-6, 0);
 }
 
 static void finish(acc *a, double floor_bytes, double peak_bytes)
@@ -295,7 +324,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     const int tr = impl == GJ_IMPL_PHJ_TR || impl == GJ_IMPL_SMJ_TR;
     /* GFTR transforms (key, first payload) pairs; GFUR (key, 4-byte id). */
     const int rv = tr && pr ? pb : 4, sv = tr && ps ? pb : 4;
-    const int bits = partition_bits(R);
+    const int bits = partition_bits(R), kbits = join_key_bits(w);
     double temp = 0;
 
     begin(a, "transform");
@@ -304,8 +333,11 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         partition(a, "partition S (key, first column)", S, kb, sv, bits);
         temp = 2 * (R * (kb + rv) + S * (kb + sv));
     } else if (impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR) {
-        sort_full(a, "sort R (key, first column)", R, kb, rv);
-        sort_full(a, "sort S (key, first column)", S, kb, sv);
+        /* the smallest and largest key first: the bits to sort */
+        seq(a, "min and max of the keys", (R + S) * kb);
+        a->kernels += 2;
+        sort_bits(a, "sort R (key, first column)", R, kb, rv, kbits);
+        sort_bits(a, "sort S (key, first column)", S, kb, sv, kbits);
         temp = 2 * (R * (kb + rv) + S * (kb + sv));
     }
 
@@ -381,7 +413,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
                 if (bits > 0) partition(a, "partition payload columns with the key", n, kb, pb, bits);
             }
             else
-                sort_full(a, "sort payload columns with the key", n, kb, pb);
+                sort_bits(a, "sort payload columns with the key", n, kb, pb, kbits);
         }
         if (pr + ps) gather_clustered(a, "clustered gathers", M * (pr + ps), pb);
         temp += extra ? 2 * fmax(R, S) * (kb + pb) : 0;

@@ -277,9 +277,11 @@ int gj_tune(const gj_profile *base, const gj_exec_record *rows, int n, const gj_
     rep->holdout_after = gj_median(ha, nh);
     rep->train_before = gj_median(tb, nt);
     rep->train_after = gj_median(ta, nt);
-    /* Better means better by more than rounding: 0.1% of the error. */
-    rep->improved = accepted > 0 && (nh ? rep->holdout_after < rep->holdout_before * (1 - 1e-3)
-                                        : rep->train_after < rep->train_before * (1 - 1e-3));
+    /* Better means better by more than rounding: 0.1% of the error, and
+     * more than 1e-9 (an exact model's errors are rounding, ~1e-16). */
+    double eb = nh ? rep->holdout_before : rep->train_before;
+    double ea = nh ? rep->holdout_after : rep->train_after;
+    rep->improved = accepted > 0 && ea < eb * (1 - 1e-3) && eb - ea > 1e-9;
     char notes[256];
     snprintf(notes, sizeof notes, "tuned from %d executions (%d held out), %d of %d implementations "
              "refitted; held-out median |err| %.1f%% (was %.1f%%)", m, nh, accepted, rep->n_impls,
