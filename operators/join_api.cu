@@ -188,14 +188,15 @@ bool use_partition(int b0, int b1)
 }
 
 /* Stable partition of (key, value) on key bits [0, bits), 1 <= bits <= 16:
- * ceil(bits / 8) LSD passes (join_partition.cuh). Values of the first pass:
- * vin (PV_COPY), va | vb << 32 (PV_PACK) or the row index (PV_IOTA). */
-template <typename K, typename V, int MODE, bool HASH = false>
-int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va,
-                    const uint32_t *vb, V *vout, u64 n, int bits)
+ * ceil(bits / 8) LSD passes (join_partition.cuh) with the tile shape C
+ * (THREADS, ITEMS, MINB, PREFETCH). Values of the first pass: vin (PV_COPY),
+ * va | vb << 32 (PV_PACK) or the row index (PV_IOTA). */
+template <typename C, typename K, typename V, int MODE, bool HASH>
+int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb,
+                  V *vout, u64 n, int bits)
 {
-    typedef PartPolicy P;
-    enum { TILE = P::THREADS * P::ITEMS };
+    enum { TILE = C::THREADS * C::ITEMS, HT = 384 };
+    static_assert(TILE % (16 / sizeof(K)) == 0, "histogram vector loads need whole vectors per tile");
     int rc = GJ_OK, dev = 0, sms = 0, occ_h = 0, occ_s = 0, occ_c = 0;
     const int passes = (bits + 7) / 8;
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
@@ -209,12 +210,13 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
     JCUDA(cudaGetDevice(&dev));
     if (sms == 0) JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     else sms = (int)tiles; /* with occupancy >= 1, grid = tiles */
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_h, part_hist_kernel<K, HT>, HT, 0));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &occ_h, part_hist_kernel<K, P::THREADS, P::ITEMS>, P::THREADS, 0));
+        &occ_s, part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::PREFETCH>, C::THREADS,
+        0));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &occ_s, part_scatter_kernel<K, V, MODE, P::THREADS, P::ITEMS, P::MINB, HASH>, P::THREADS, 0));
-    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &occ_c, part_scatter_kernel<K, V, PV_COPY, P::THREADS, P::ITEMS, P::MINB>, P::THREADS, 0));
+        &occ_c, part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::PREFETCH>,
+        C::THREADS, 0));
     if (passes > 1) {
         JCUDA(mem_alloc(&j->mem, (void **)&tk, n * sizeof(K)));
         JCUDA(mem_alloc(&j->mem, (void **)&tv, n * sizeof(V)));
@@ -230,11 +232,9 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
         const u64 nh = (u64)(mask + 1) * tiles;
         const unsigned gh = (unsigned)(tiles < (uint32_t)(sms * occ_h) ? tiles : sms * occ_h);
         if (p == 0)
-            part_hist_kernel<K, P::THREADS, P::ITEMS, HASH><<<gh, P::THREADS, 0, j->mem.s>>>(ks, n, lo, mask,
-                                                                                            hist, tiles);
+            part_hist_kernel<K, HT, HASH><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE);
         else
-            part_hist_kernel<K, P::THREADS, P::ITEMS><<<gh, P::THREADS, 0, j->mem.s>>>(ks, n, lo, mask,
-                                                                                      hist, tiles);
+            part_hist_kernel<K, HT><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE);
         JLAUNCHED();
         {
             size_t need = 0;
@@ -245,12 +245,12 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
         }
         if (p == 0) {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_s) ? tiles : sms * occ_s);
-            part_scatter_kernel<K, V, MODE, P::THREADS, P::ITEMS, P::MINB, HASH><<<gs, P::THREADS, 0, j->mem.s>>>(
-                ks, vs, va, vb, kd, vd, n, lo, mask, hist, tiles);
+            part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::PREFETCH>
+                <<<gs, C::THREADS, 0, j->mem.s>>>(ks, vs, va, vb, kd, vd, n, lo, mask, hist, tiles);
         } else {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_c) ? tiles : sms * occ_c);
-            part_scatter_kernel<K, V, PV_COPY, P::THREADS, P::ITEMS, P::MINB><<<gs, P::THREADS, 0, j->mem.s>>>(
-                ks, vs, NULL, NULL, kd, vd, n, lo, mask, hist, tiles);
+            part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::PREFETCH>
+                <<<gs, C::THREADS, 0, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd, n, lo, mask, hist, tiles);
         }
         JLAUNCHED();
         lo += w;
@@ -260,6 +260,35 @@ done:
     mem_free(&j->mem, tv);
     mem_free(&j->mem, tk);
     return rc;
+}
+
+/* tile shapes under comparison (session 4; the losers go once measured):
+ * GJ_JOIN_PART_VARIANT=0..3, only for 4-byte keys with 8-byte values */
+template <int T, int I, int M, bool P>
+struct PartCfg {
+    enum { THREADS = T, ITEMS = I, MINB = M };
+    static constexpr bool PREFETCH = P;
+};
+
+template <typename K, typename V, int MODE, bool HASH = false>
+int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va,
+                    const uint32_t *vb, V *vout, u64 n, int bits)
+{
+    typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false> P;
+    if constexpr (sizeof(K) == 4 && sizeof(V) == 8 && !HASH) {
+        const char *e = getenv("GJ_JOIN_PART_VARIANT");
+        const int v = e ? atoi(e) : 0;
+        if (v == 1)
+            return partition_run<PartCfg<384, 15, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
+                                                                              bits);
+        if (v == 2)
+            return partition_run<PartCfg<384, 8, 2, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
+                                                                             bits);
+        if (v == 3)
+            return partition_run<PartCfg<256, 16, 2, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
+                                                                              bits);
+    }
+    return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits);
 }
 
 int exclusive_sum(Job *j, const u64 *in, u64 *out, u64 n)

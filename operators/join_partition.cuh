@@ -35,32 +35,51 @@ struct PartDigit {
     __device__ __forceinline__ uint32_t Digit(K k) const { return (uint32_t)(k >> lo) & mask; }
 };
 
-/* per-tile digit counts of keys[0, n) on bits [lo, lo + log2(mask + 1));
- * tiles of THREADS * ITEMS rows, warp-striped; one shared histogram per warp
- * (plain shared atomics: __match_any_sync aggregation measured far slower);
- * persistent grid. HASH: the keys are hashed as they are read (gjh::fmix;
- * the first pass of a partition on hashed keys). */
-template <typename K, int THREADS, int ITEMS, bool HASH = false>
+/* per-tile digit counts of keys[0, n) on bits [lo, lo + log2(mask + 1)),
+ * tiles of `tile` rows (the scatter's TILE; a multiple of 16 / sizeof(K)):
+ * the order within a tile does not matter here, so the keys are read as
+ * 16-byte vectors when keys is 16-byte aligned; one shared histogram per
+ * warp (plain shared atomics: __match_any_sync aggregation measured far
+ * slower); persistent grid. HASH: the keys are hashed as they are read
+ * (gjh::fmix; the first pass of a partition on hashed keys). */
+template <typename K, int THREADS, bool HASH = false>
 __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict__ keys, unsigned long long n,
                                                             int lo, uint32_t mask,
-                                                            uint32_t *__restrict__ hist, uint32_t tiles)
+                                                            uint32_t *__restrict__ hist, uint32_t tiles,
+                                                            uint32_t tile)
 {
-    enum { TILE = THREADS * ITEMS, WARPS = THREADS / 32 };
+    enum { WARPS = THREADS / 32, VK = 16 / sizeof(K) };
     __shared__ uint32_t h[WARPS][256];
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+    const bool vec = ((unsigned long long)(uintptr_t)keys & 15) == 0;
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         for (int i = threadIdx.x; i < WARPS * 256; i += THREADS) (&h[0][0])[i] = 0;
         __syncthreads();
-        const unsigned long long base = (unsigned long long)t * TILE + warp * (ITEMS * 32) + lane;
-        K k[ITEMS];
+        const unsigned long long b = (unsigned long long)t * tile;
+        const unsigned long long e = n - b < tile ? n : b + tile;
+        unsigned long long x = b + threadIdx.x;
+        if (vec) {
+            const uint4 *kv = (const uint4 *)(keys + b);
+            const uint32_t nv = (uint32_t)((e - b) / VK);
+#pragma unroll 4
+            for (uint32_t i = threadIdx.x; i < nv; i += THREADS) {
+                union {
+                    uint4 v;
+                    K k[VK];
+                } u;
+                u.v = kv[i];
 #pragma unroll
-        for (int i = 0; i < ITEMS; i++) {
-            const unsigned long long x = base + i * 32;
-            k[i] = x < n ? (HASH ? gjh::hash_key(keys[x]) : keys[x]) : (K)0;
+                for (int j = 0; j < VK; j++) {
+                    const K k = HASH ? gjh::hash_key(u.k[j]) : u.k[j];
+                    atomicAdd(&h[warp][(uint32_t)(k >> lo) & mask], 1u);
+                }
+            }
+            x = b + (unsigned long long)nv * VK + threadIdx.x;
         }
-#pragma unroll
-        for (int i = 0; i < ITEMS; i++)
-            if (base + i * 32 < n) atomicAdd(&h[warp][(uint32_t)(k[i] >> lo) & mask], 1u);
+        for (; x < e; x += THREADS) {
+            const K k = HASH ? gjh::hash_key(keys[x]) : keys[x];
+            atomicAdd(&h[warp][(uint32_t)(k >> lo) & mask], 1u);
+        }
         __syncthreads();
         for (uint32_t i = threadIdx.x; i <= mask; i += THREADS) {
             uint32_t c = 0;
@@ -73,8 +92,12 @@ __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict_
 }
 
 /* scatter one pass: offs = exclusive scan of part_hist_kernel's counts;
- * HASH: kin is hashed as it is read, and kout receives the hashed keys */
-template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false>
+ * HASH: kin is hashed as it is read, and kout receives the hashed keys.
+ * Persistent: a block walks tiles t, t + gridDim.x, ...; PREFETCH: the next
+ * tile's keys are loaded into the key registers (free once the keys are
+ * staged) before this tile's stores, so its loads overlap the stores. */
+template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false,
+          bool PREFETCH = false>
 __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ va,
     const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, unsigned long long n, int lo,
@@ -94,18 +117,28 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     __shared__ uint32_t off[256];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const PartDigit<K> dig = {lo, mask};
+    const unsigned long long wbase = warp * (ITEMS * 32) + lane;
+    K keys[ITEMS];
+    if (PREFETCH && blockIdx.x < tiles) {
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const unsigned long long x = (unsigned long long)blockIdx.x * TILE + wbase + i * 32;
+            keys[i] = x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0;
+        }
+    }
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const unsigned long long tbase = (unsigned long long)t * TILE;
-        const unsigned long long base = tbase + warp * (ITEMS * 32) + lane;
-        K keys[ITEMS];
+        const unsigned long long base = tbase + wbase;
         V vals[ITEMS];
         int ranks[ITEMS];
         /* this tile's output offset of bin tid, fetched before the ranking */
         const uint32_t goff = tid <= (int)mask ? offs[(unsigned long long)tid * tiles + t] : 0;
+        if (!PREFETCH) {
 #pragma unroll
-        for (int i = 0; i < ITEMS; i++) {
-            const unsigned long long x = base + i * 32;
-            keys[i] = x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0; /* padding ranks last */
+            for (int i = 0; i < ITEMS; i++) {
+                const unsigned long long x = base + i * 32;
+                keys[i] = x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0; /* padding ranks last */
+            }
         }
         int prefix[1];
         Rank(u.rank).RankKeys(keys, ranks, dig, prefix);
@@ -122,6 +155,14 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         __syncthreads(); /* ranking storage -> staging */
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) u.k[ranks[i]] = keys[i];
+        if (PREFETCH && t + gridDim.x < tiles) {
+            const unsigned long long nb = (unsigned long long)(t + gridDim.x) * TILE + wbase;
+#pragma unroll
+            for (int i = 0; i < ITEMS; i++) {
+                const unsigned long long x = nb + i * 32;
+                keys[i] = x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0;
+            }
+        }
         __syncthreads();
         const unsigned long long left = n - tbase;
         const uint32_t valid = left < TILE ? (uint32_t)left : (uint32_t)TILE;
