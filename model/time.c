@@ -470,6 +470,38 @@ int gj_impl_sorts_output(gj_impl impl)
     return impl == GJ_IMPL_SGB_UR || impl == GJ_IMPL_SGB_TR || impl == GJ_IMPL_SGB_DE_TR;
 }
 
+/* Slots of HGB's one-pass block table in `budget` bytes of shared memory
+ * (operators/groupby_api.cu hgb_onepass, bytes_for and fit): the largest
+ * power of two from 64 whose keys and R copies of every accumulator's
+ * slots (each array 16-byte aligned, one slot more for the empty key) fit;
+ * 0 if not even 64 do. */
+static double onepass_slots(double budget, int kb, const double *accw, int nacc, double copies)
+{
+    double best = 0;
+    for (double ts = 64; ts <= 1 << 20; ts *= 2) {
+        double b = ceil((ts + 1) * kb / 16) * 16;
+        for (int j = 0; j < nacc; j++) b += ceil((ts + 1) * copies * accw[j] / 16) * 16;
+        if (b > budget) break;
+        best = ts;
+    }
+    return best;
+}
+
+/* Expected longest of 32 lanes' linear-probing searches (probe steps) in
+ * a table at load alpha: simulated (tables of 2^13 slots filled to alpha
+ * with random keys, 32 keys drawn, 16000 warps each). */
+static double probe_longest(double alpha)
+{
+    static const double xs[] = {0, 1.0 / 64, 1.0 / 32, 1.0 / 16, 1.0 / 8, 3.0 / 16, 1.0 / 4, 3.0 / 8, 1.0 / 2,
+                                5.0 / 8, 3.0 / 4};
+    static const double ys[] = {1, 1.159, 1.321, 1.743, 2.042, 2.480, 2.977, 4.374, 5.965, 9.134, 18.57};
+    const int n = sizeof xs / sizeof xs[0];
+    if (alpha <= 0) return 1;
+    for (int i = 1; i < n; i++)
+        if (alpha <= xs[i]) return ys[i - 1] + (alpha - xs[i - 1]) / (xs[i] - xs[i - 1]) * (ys[i] - ys[i - 1]);
+    return ys[n - 1];
+}
+
 static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
 {
     const gj_hw *hw = a->hw;
@@ -492,20 +524,36 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
     const double accb = slot + 8.0 * any_avg;
     double temp = 0;
 
-    /* HGB one pass (T-GB-HGB-1P): a block's table of 2g (key, aggregate
-     * slots) fits the opt-in shared memory, R copies of each slot for few
-     * groups (R g <= 1024). Reads the input once; shared-memory atomics
-     * (with R copies, conflicts only among warps); then every block merges
-     * its g groups into a global table. */
-    double ts1 = 64, rcopies = 1;
+    /* HGB one pass (T-GB-HGB-1P; operators/groupby_api.cu hgb_onepass):
+     * R copies of every aggregate slot for few groups (R g <= 1024); a
+     * block's table takes every slot that fits its shared memory: ts2 slots
+     * in half an SM (two blocks of 512 threads) if g <= ts2 / 2, else ts1
+     * in all of it (one block of 1024) if g <= ts1 / 2, else Algorithm 1.
+     * Reads the input once; shared-memory probes and atomics (with R
+     * copies, conflicts only among warps); then every block merges its g
+     * groups into a global table. */
+    double rcopies = 1;
     while (rcopies < 32 && 2 * rcopies * fmax(g, 1) <= 1024) rcopies *= 2;
-    while (ts1 < 2 * g) ts1 *= 2;
-    if (impl == GJ_IMPL_HGB && ts1 * (kb + rcopies * accb) <= hw->smem_per_block - 1280) {
-        double blocks = hw->sm_count * (ts1 * (kb + rcopies * accb) <= hw->smem_per_block / 2 - 1280 ? 2 : 1);
+    double accw[GJ_MAX_AGGS + 1];
+    for (int i = 0; i < A; i++)
+        accw[i] = (w->aggs[i] == GJ_AGG_MIN || w->aggs[i] == GJ_AGG_MAX) ? pb : 8;
+    if (any_avg) accw[A] = 8;
+    const double per_sm = hw->l1_bytes, reserve = 1024 + 128;
+    const double ts2 = onepass_slots(per_sm / 2 - reserve, kb, accw, nacc, rcopies);
+    const double ts1 = onepass_slots(fmin(hw->smem_per_block, per_sm - reserve) - 128, kb, accw, nacc, rcopies);
+    const int onepass_bps = ts2 > 0 && g <= ts2 / 2 ? 2 : ts1 > 0 && g <= ts1 / 2 ? 1 : 0;
+    if (impl == GJ_IMPL_HGB && onepass_bps) {
+        double blocks = hw->sm_count * onepass_bps, ts = onepass_bps == 2 ? ts2 : ts1;
         double gm = fmin(g, N); /* groups a block holds, at most */
         begin(a, "group");
         seq(a, "read keys and payloads once", in);
-        term(a, GJ_TERM_HASH, "shared-memory table probes", N / (atom_shared(hw, fmax(teff, 1024)) * GB), 0);
+        /* Linear probing at load g/ts: a warp's probe loop runs until its
+         * longest lane finds its key, one shared-memory access a step for
+         * every lane, at the rate of shared accesses spread over 1024
+         * addresses (on the H200 atom_s_t1k and bw_l1_rand / 4 agree
+         * within 2%). */
+        term(a, GJ_TERM_HASH, "shared-memory table probes (a warp's longest)",
+             N * probe_longest(fmin(g, N) / ts) / (atom_shared(hw, 1024) * GB), 0);
         term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * nacc / (atom_shared(hw, fmax(teff * rcopies, 1)) * GB), 0);
         /* the vectorised path covers two accumulators over 4-byte payloads;
          * others go through a generic per-row loop, without slot copies */
