@@ -189,8 +189,8 @@ bool use_partition(int b0, int b1)
 
 /* Stable partition of (key, value) on key bits [0, bits), 1 <= bits <= 16:
  * ceil(bits / 8) LSD passes (join_partition.cuh) with the tile shape C
- * (THREADS, ITEMS, MINB, PREFETCH). Values of the first pass: vin (PV_COPY),
- * va | vb << 32 (PV_PACK) or the row index (PV_IOTA). */
+ * (THREADS, ITEMS, MINB, PREFETCH, JOINT). Values of the first pass: vin
+ * (PV_COPY), va | vb << 32 (PV_PACK) or the row index (PV_IOTA). */
 template <typename C, typename K, typename V, int MODE, bool HASH>
 int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb,
                   V *vout, u64 n, int bits)
@@ -200,6 +200,10 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     int rc = GJ_OK, dev = 0, sms = 0, occ_h = 0, occ_s = 0, occ_c = 0;
     const int passes = (bits + 7) / 8;
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
+    const uint32_t chunks = (tiles + PCHUNK - 1) / PCHUNK;
+    const bool tmaj = getenv("GJ_JOIN_PART_HIST") && strcmp(getenv("GJ_JOIN_PART_HIST"), "tile") == 0;
+    auto *ks1 = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::PREFETCH, C::JOINT>;
+    auto *ks2 = part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::PREFETCH, C::JOINT>;
     K *tk = NULL;
     V *tv = NULL;
     uint32_t *hist = NULL;
@@ -210,18 +214,18 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     JCUDA(cudaGetDevice(&dev));
     if (sms == 0) JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     else sms = (int)tiles; /* with occupancy >= 1, grid = tiles */
+    /* the persistent grid assumes occ blocks per SM resident: ask for the
+     * shared-memory carveout that allows them */
+    JCUDA(cudaFuncSetAttribute(ks1, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
+    JCUDA(cudaFuncSetAttribute(ks2, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_h, part_hist_kernel<K, HT>, HT, 0));
-    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &occ_s, part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::PREFETCH>, C::THREADS,
-        0));
-    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &occ_c, part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::PREFETCH>,
-        C::THREADS, 0));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_s, ks1, C::THREADS, 0));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_c, ks2, C::THREADS, 0));
     if (passes > 1) {
         JCUDA(mem_alloc(&j->mem, (void **)&tk, n * sizeof(K)));
         JCUDA(mem_alloc(&j->mem, (void **)&tv, n * sizeof(V)));
     }
-    JCUDA(mem_alloc(&j->mem, (void **)&hist, (size_t)256 * tiles * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&hist, (size_t)256 * (tiles + chunks) * 4));
     for (int p = 0; p < passes; p++) {
         const int w = bits / passes + (p < bits % passes ? 1 : 0);
         const uint32_t mask = (1u << w) - 1;
@@ -232,11 +236,19 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         const u64 nh = (u64)(mask + 1) * tiles;
         const unsigned gh = (unsigned)(tiles < (uint32_t)(sms * occ_h) ? tiles : sms * occ_h);
         if (p == 0)
-            part_hist_kernel<K, HT, HASH><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE);
+            part_hist_kernel<K, HT, HASH><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE, tmaj);
         else
-            part_hist_kernel<K, HT><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE);
+            part_hist_kernel<K, HT><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE, tmaj);
         JLAUNCHED();
-        {
+        if (tmaj) {
+            uint32_t *csum = hist + (size_t)256 * tiles;
+            part_chunk_sum_kernel<<<chunks, 256, 0, j->mem.s>>>(hist, tiles, mask, csum);
+            JLAUNCHED();
+            part_chunk_scan_kernel<<<1, 256, 0, j->mem.s>>>(csum, chunks, mask);
+            JLAUNCHED();
+            part_chunk_offs_kernel<<<chunks, 256, 0, j->mem.s>>>(hist, tiles, mask, csum);
+            JLAUNCHED();
+        } else {
             size_t need = 0;
             JCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, hist, hist, (int64_t)nh, j->mem.s));
             if ((rc = tmp_ensure(j, need)) != GJ_OK) goto done;
@@ -245,12 +257,10 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         }
         if (p == 0) {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_s) ? tiles : sms * occ_s);
-            part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::PREFETCH>
-                <<<gs, C::THREADS, 0, j->mem.s>>>(ks, vs, va, vb, kd, vd, n, lo, mask, hist, tiles);
+            ks1<<<gs, C::THREADS, 0, j->mem.s>>>(ks, vs, va, vb, kd, vd, n, lo, mask, hist, tiles, tmaj);
         } else {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_c) ? tiles : sms * occ_c);
-            part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::PREFETCH>
-                <<<gs, C::THREADS, 0, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd, n, lo, mask, hist, tiles);
+            ks2<<<gs, C::THREADS, 0, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd, n, lo, mask, hist, tiles, tmaj);
         }
         JLAUNCHED();
         lo += w;
@@ -264,29 +274,32 @@ done:
 
 /* tile shapes under comparison (session 4; the losers go once measured):
  * GJ_JOIN_PART_VARIANT=0..3, only for 4-byte keys with 8-byte values */
-template <int T, int I, int M, bool P>
+template <int T, int I, int M, bool P, bool J>
 struct PartCfg {
     enum { THREADS = T, ITEMS = I, MINB = M };
-    static constexpr bool PREFETCH = P;
+    static constexpr bool PREFETCH = P, JOINT = J;
 };
 
 template <typename K, typename V, int MODE, bool HASH = false>
 int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va,
                     const uint32_t *vb, V *vout, u64 n, int bits)
 {
-    typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false> P;
+    typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false, false> P;
     if constexpr (sizeof(K) == 4 && sizeof(V) == 8 && !HASH) {
         const char *e = getenv("GJ_JOIN_PART_VARIANT");
         const int v = e ? atoi(e) : 0;
         if (v == 1)
-            return partition_run<PartCfg<384, 15, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
-                                                                              bits);
+            return partition_run<PartCfg<384, 15, 1, true, false>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb,
+                                                                                     vout, n, bits);
         if (v == 2)
-            return partition_run<PartCfg<384, 8, 2, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
-                                                                             bits);
+            return partition_run<PartCfg<384, 8, 2, true, false>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb,
+                                                                                    vout, n, bits);
         if (v == 3)
-            return partition_run<PartCfg<256, 16, 2, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
-                                                                              bits);
+            return partition_run<PartCfg<384, 10, 2, true, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb,
+                                                                                    vout, n, bits);
+        if (v == 4)
+            return partition_run<PartCfg<384, 10, 2, false, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb,
+                                                                                     vout, n, bits);
     }
     return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits);
 }
