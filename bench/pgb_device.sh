@@ -31,7 +31,35 @@ sweep() { # name, key bytes, env...
   echo "rc=$?"; cat "$OUT/$name.csv"; tail -2 "$OUT/$name.err"
 }
 sweep k4_default 4
-[ "${AB:-1}" = 1 ] && sweep k4_cub 4 GJ_PGB_PARTITION=cub
-[ "${AB:-1}" = 1 ] && sweep k4_custom 4 GJ_PGB_PARTITION=custom
+# VARIANTS="name:keybytes:VAR=value ...": extra sweeps (A/B knobs)
+for v in ${VARIANTS:-}; do
+  IFS=: read -r vn vk ve <<< "$v"
+  sweep "$vn" "$vk" "$ve"
+done
 sweep k8_default 8
+# NCU=1: kernel durations and throughput of one PGB-TR run per NCU_G value
+NCU_BIN=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+if [ "${NCU:-0}" = 1 ] && [ -n "$NCU_BIN" ]; then
+  for g in ${NCU_G:-2^16 2^22}; do
+    echo "=== ncu PGB-TR g=$g"
+    timeout 120 "$NCU_BIN" --clock-control none --section SpeedOfLight --section Occupancy \
+        --section LaunchStats --csv --page details \
+        $G run groupby --rows 2^28 --groups "$g" --aggs max,max --impl PGB-TR --repeat 1 --no-log \
+        > "$OUT/ncu_$g.csv" 2> "$OUT/ncu_$g.err"
+    echo "rc=$?"
+    python3 - "$OUT/ncu_$g.csv" <<'PY2'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+if not rows: sys.exit(0)
+h = rows[0]; ix = {k: i for i, k in enumerate(h)}
+want = ("Duration", "Memory Throughput", "DRAM Throughput", "Achieved Occupancy", "Registers Per Thread",
+        "Compute (SM) Throughput", "Theoretical Occupancy", "Block Limit Shared Mem")
+seen = {}
+for r in rows[1:]:
+    k = (r[ix["ID"]], r[ix["Kernel Name"]][:60])
+    if r[ix["Metric Name"]] in want: seen.setdefault(k, []).append(f'{r[ix["Metric Name"]]}={r[ix["Metric Value"]]}{r[ix["Metric Unit"]]}')
+for k, v in seen.items(): print(k[0], k[1], "; ".join(v))
+PY2
+  done
+fi
 tar czf "$OUT/pgb-out.tgz" -C "$OUT" --exclude pgb-out.tgz . 2>/dev/null

@@ -620,14 +620,35 @@ done:
 }
 
 /* ------------------------------------------------------------------ PGB */
-/* A chunk's shared tables: PGB_TS slots of (hashed key, local id) and
- * PGB_AGG_BYTES of aggregate slots; pgb_limit() says how many groups they
- * hold. 4096 slots + 32 KB (4-byte keys: 64 KB, 3 blocks of 512 threads per
+/* k_pgb_chunk's shared tables (few groups, PGB_FEW at most): PGB_TS slots
+ * of (hashed key, local id) and PGB_AGG_BYTES of aggregate slots;
+ * pgb_limit() says how many groups they hold. 4096 slots + 32 KB (4-byte keys: 64 KB, 3 blocks of 512 threads per
  * SM) hold 2560 groups of two 4-byte aggregates. Measured against 8192 slots
  * + 48 KB (112 KB, 2 blocks per SM, 5120 groups, so 2^20 groups take one
  * 8-bit pass instead of two): the fuller SMs won, 9.9-13.6 ms against
  * 12.3-17.5 for PGB-TR at 2^14..2^26 groups (H200, bench/RESULTS.md). */
 enum { PGB_TS = 4096, PGB_AGG_BYTES = 32 * 1024 };
+
+/* k_pgb_many's table: the most slots, up to 8192, whose keys and aggregate
+ * slots fit in PGB_MANY_SMEM (4-byte keys and two 4-byte aggregates: 8192
+ * slots, 96 KB, 2 blocks of 512 threads per SM), so that 2^20 groups take
+ * one 8-bit partition pass. H200, PGB-TR at 2^28 rows, max,max (bench/
+ * pgb_ab_device.sh): 7.09 ms at 2^20 groups against 9.52 with 4096 slots
+ * (two passes), 6.37 against 6.22 at 2^16 (one pass either way).
+ * GJ_PGB_TS=<power of two, 256..16384> overrides it (A/B runs). */
+enum { PGB_FEW = 2048, PGB_MANY_SMEM = 96 * 1024 };
+uint32_t pgb_many_ts(int kw, const GbSpec &s)
+{
+    GbSpec t = s;
+    const char *e = getenv("GJ_PGB_TS");
+    if (e) {
+        const unsigned long v = strtoul(e, NULL, 10);
+        if (v >= 256 && v <= 16384 && !(v & (v - 1))) return (uint32_t)v;
+    }
+    uint32_t ts = 8192;
+    while (ts > 256 && pgb_many_layout(ts, kw, t) > PGB_MANY_SMEM) ts /= 2;
+    return ts;
+}
 
 /* What gj_join_partition holds besides its output. Its own partition: a
  * second (key, value) buffer when it takes two passes, and per-tile
@@ -706,19 +727,31 @@ done:
  * grow 4x and the chunks run again. */
 template <typename K, int TS>
 int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, const AggPlan *ap, int hidden,
-               const K *hs, PgbArgs a, uint64_t P, uint64_t hint, unsigned agg_bytes, gj_groupby_out *out)
+               const K *hs, PgbArgs a, uint64_t P, uint64_t hint, unsigned agg_bytes, uint32_t ts,
+               gj_groupby_out *out)
 {
     int rc = GJ_OK;
     gj_ctx *ctx = c.ctx;
     void *tkeys = NULL, *tvals = NULL, *cnt = NULL, *item_end = NULL;
-    const size_t smem = (sizeof(K) + 4) * (size_t)TS + agg_bytes;
+    GbSpec rm = r; /* k_pgb_many's spec: its shared layout in soff */
+    const size_t smem = ts ? pgb_many_layout(ts, sizeof(K), rm) : (sizeof(K) + 4) * (size_t)TS + agg_bytes;
     int occ = 0;
     uint32_t items = 0;
     const uint64_t n = a.n, ncap = next_pow2(2 * (n > 512 ? n : 512));
     uint64_t cap = next_pow2(2 * (hint > 1024 ? hint : 1024)); /* table slots, load <= 1/2 */
     if (cap > ncap) cap = ncap;
-    GJ_CUDA(cudaFuncSetAttribute(k_pgb_chunk<K, TS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_pgb_chunk<K, TS>, PolicyChunk::THREADS, smem));
+    bool narrow = r.n <= 2; /* k_pgb_many's 4-byte fast path, as HGB's */
+    for (int j = 0; j < r.n; j++)
+        if (r.src[j] && r.pw[j] != 4) narrow = false;
+    if (ts) {
+        GJ_CUDA(cudaFuncSetAttribute(k_pgb_many<K, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        GJ_CUDA(cudaFuncSetAttribute(k_pgb_many<K, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, narrow ? k_pgb_many<K, true> : k_pgb_many<K, false>,
+                                                              PolicyChunk::THREADS, smem));
+    } else {
+        GJ_CUDA(cudaFuncSetAttribute(k_pgb_chunk<K, TS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_pgb_chunk<K, TS>, PolicyChunk::THREADS, smem));
+    }
     if (occ < 1) occ = 1;
     /* pieces of T rows: about 4 waves of full SMs, at least 4096 rows */
     a.T = (n + (uint64_t)c.sms * occ * 4 - 1) / ((uint64_t)c.sms * occ * 4);
@@ -742,7 +775,12 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         GJ_CUDA(cudaStreamSynchronize(c.st)); /* items */
         {
             GTable<K> gt = {(K *)tkeys, (uint32_t *)tvals, cap - 1, (uint32_t *)cnt, (uint32_t)ocap, (int *)cnt + 1};
-            if (items) {
+            if (items && ts) {
+                for (int j = 0; j < r.n; j++) rm.dst[j] = r.dst[j]; /* this round's output */
+                if (narrow) k_pgb_many<K, true><<<items, PolicyChunk::THREADS, smem, c.st>>>(hs, rm, a, gt, (K *)out->key.data, ts);
+                else k_pgb_many<K, false><<<items, PolicyChunk::THREADS, smem, c.st>>>(hs, rm, a, gt, (K *)out->key.data, ts);
+                GJ_LAUNCHED();
+            } else if (items) {
                 k_pgb_chunk<K, TS><<<items, PolicyChunk::THREADS, smem, c.st>>>(hs, r, a, gt, (K *)out->key.data,
                                                                                 agg_bytes);
                 GJ_LAUNCHED();
@@ -775,10 +813,15 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     if (hint > n) hint = n;
     unsigned slot_bytes = 0;
     for (int j = 0; j < s.n; j++) slot_bytes += s.width[j];
-    /* partitions of at most 7/8 of a chunk's groups on average (a
-     * partition's count is binomial: 4096 +- 64 at 2^20 groups in 256),
-     * at most 2^16 of them (two 8-bit passes) */
-    const uint64_t per = pgb_limit(PGB_TS, PGB_AGG_BYTES, slot_bytes) / 8 * 7;
+    /* Few groups (at most PGB_FEW): one chunk kernel that counts them and
+     * then aggregates into R copies; more: k_pgb_many's one pass over
+     * tables of ts slots, partitions averaging ts / 2 groups. Otherwise
+     * partitions of at most 7/8 of a chunk's groups on average (a
+     * partition's count is binomial: 4096 +- 64 at 2^20 groups in 256);
+     * at most 2^16 of them (two 8-bit passes). */
+    const char *ke = getenv("GJ_PGB_KERNEL"); /* A/B: chunk = k_pgb_chunk at every g */
+    const uint32_t ts = hint > PGB_FEW && !(ke && !strcmp(ke, "chunk")) ? pgb_many_ts(kw, s) : 0;
+    const uint64_t per = ts ? ts / 2 : pgb_limit(PGB_TS, PGB_AGG_BYTES, slot_bytes) / 8 * 7;
     uint64_t P = next_pow2((hint + per - 1) / (per ? per : 1));
     if (P > 65536) P = 65536;
     int bits = 0;
@@ -801,7 +844,7 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group" */
     {
         const PgbArgs a = {n, P - 1, 0, (const uint32_t *)start, NULL, (const uint32_t *)rowid};
-        rc = pgb_chunks<K, PGB_TS>(c, in, w, r, ap, hidden, (const K *)hs, a, P, hint, PGB_AGG_BYTES, out);
+        rc = pgb_chunks<K, PGB_TS>(c, in, w, r, ap, hidden, (const K *)hs, a, P, hint, PGB_AGG_BYTES, ts, out);
         if (rc) goto done;
     }
     s = r; /* finish_avg reads dst */

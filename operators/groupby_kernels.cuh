@@ -877,9 +877,8 @@ __device__ __forceinline__ uint32_t pgb_claim(K *tkey, uint32_t *tval, uint32_t 
  * one shared update per thread: a block reduction), few groups (R copies of
  * shared slots), too many (rows of keys past the limit aggregate in global
  * memory through the global table). Two passes over the chunk: count the
- * groups, then aggregate with as many copies as fit. (Claiming and
- * aggregating in one pass, reading the keys once, measured 1.9x slower on
- * the H200: the claim's volatile loads and block fence on every row.) A
+ * groups, then aggregate with as many copies as fit; used for few groups
+ * (PGB_FEW), where the copies pay. More groups: k_pgb_many's one pass. A
  * chunk is one partition or a piece of one (pgb_item), so its groups are
  * one partition's. Flush: the groups of a
  * whole partition live only in this chunk and are written at dense
@@ -990,6 +989,185 @@ k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned 
                 acc = combine(s, j, acc, load_bits(aggs + soff[j] + ((uint64_t)v * R + r) * s.width[j], s.width[j]));
             if (whole) store_bits(elem(s.dst[j], s.width[j], g), s.width[j], acc);
             else if (acc != id) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), acc);
+        }
+    }
+}
+
+/* ---- PGB, many groups a partition: one pass, no fences ----------------
+ * A chunk's table holds the hashed keys themselves (ts slots, ts a power of
+ * two, empty = all ones) and, at the same slot, one aggregate slot per
+ * accumulator. A row finds or claims its key's slot with one shared load
+ * and, for a new key, one CAS on the key, then combines its values there:
+ * no slot state, no dense local ids, no fence, the keys read once. Slots
+ * only go from empty to a key, so every thread agrees on a key's slot; a
+ * key whose first PGB_MAXP probe slots hold other keys (they stay taken)
+ * aggregates in the global table, consistently for all its rows, and so
+ * does the one key equal to the empty pattern. Used when a partition holds
+ * more groups than k_pgb_chunk's R copies could help (its R is then 1 and
+ * its counting pass is pure cost). */
+enum { PGB_MAXP = 32 };
+
+template <typename K>
+__device__ __forceinline__ uint32_t pgb_slot(K *tkey, uint32_t tmask, int sh, K k)
+{
+    const K empty = ~(K)0;
+    uint32_t sl = (uint32_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> sh), r = GB_EMPTY;
+    if (k != empty)
+        for (int p = 0; p < PGB_MAXP; p++) {
+            K t = ((volatile K *)tkey)[sl];
+            if (t == empty) t = cas_key(tkey + sl, empty, k);
+            if (t == empty || t == k) { r = sl; break; }
+            sl = (sl + 1) & tmask;
+        }
+    return r;
+}
+
+/* Layout of a k_pgb_many table of ts slots: the keys, then each
+ * accumulator's ts values (at s.soff[j], 8-byte aligned). Returns the
+ * shared bytes. */
+inline size_t pgb_many_layout(uint32_t ts, int kw, GbSpec &s)
+{
+    size_t b = (size_t)ts * kw;
+    for (int j = 0; j < s.n; j++) {
+        s.soff[j] = (unsigned)b;
+        b += ((size_t)ts * s.width[j] + 7) & ~(size_t)7;
+    }
+    return b;
+}
+
+/* A row of a k_pgb_many chunk whose key is not in the chunk's table: its
+ * group's id from the global table, and its values combined there. */
+template <typename K>
+__device__ __forceinline__ void pgb_row_global(const GbSpec &s, const GTable<K> &gt, K *out_key, K key, uint64_t row)
+{
+    bool fresh;
+    const uint32_t g = gt_insert(gt, key, [&]() -> uint32_t {
+        uint32_t x = atomicAdd(gt.count, 1u);
+        if (x >= gt.limit) return GB_EMPTY;
+        out_key[x] = unfmix(key);
+        for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
+        return x;
+    }, fresh);
+    if (g != GB_EMPTY)
+        for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), row_val(s, j, row));
+}
+
+/* NARROW: at most two accumulators over 4-byte sources (a packed pair
+ * loaded as one 8-byte value), combined by HGB's narrow_agg with kinds
+ * chosen once; otherwise the generic combine per accumulator. Four rows a
+ * thread, their loads issued before the first probe. */
+template <typename K, bool NARROW>
+__global__ void __launch_bounds__(PolicyChunk::THREADS)
+k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t ts) /* s.soff: pgb_many_layout */
+{
+    enum { U = 4 };
+    extern __shared__ __align__(16) unsigned char smem[];
+    K *tkey = (K *)smem;
+    __shared__ uint32_t nwhole, rank, gbase;
+    uint64_t lo, hi;
+    bool whole;
+    pgb_item(a, blockIdx.x, lo, hi, whole);
+    if (lo >= hi) return;
+    const K empty = ~(K)0;
+    const uint32_t tmask = ts - 1;
+    const int sh = 64 - (31 - __clz((int)ts));
+    for (uint32_t i = threadIdx.x; i < ts; i += blockDim.x) tkey[i] = empty;
+    for (int j = 0; j < s.n; j++) {
+        const uint64_t id = identity(s, j);
+        for (uint32_t i = threadIdx.x; i < ts; i += blockDim.x) store_bits(smem + s.soff[j] + (uint64_t)i * s.width[j], s.width[j], id);
+    }
+    if (threadIdx.x == 0) { nwhole = 0; rank = 0; }
+    __syncthreads();
+    const bool pair = s.n >= 2 && s.src[0] && s.src[1] && s.pw[0] == 4 && s.pw[1] == 4 && s.sshift[0] == 1 &&
+                      s.sshift[1] == 1 && (const char *)s.src[1] == (const char *)s.src[0] + 4;
+    const int kd0 = NARROW && s.n > 0 ? narrow_kind(s, 0) : 0, kd1 = NARROW && s.n > 1 ? narrow_kind(s, 1) : 0;
+    /* Warp-uniform trip counts, and a __syncwarp after the probes: their
+     * lengths differ by lane, and a warp left split there runs the
+     * combines once per split (measured: 4.6 active lanes of 32, the
+     * aggregate phase 5x slower). */
+    const unsigned lane = threadIdx.x & 31;
+    for (uint64_t wb = lo + (threadIdx.x - lane); wb < hi; wb += (uint64_t)blockDim.x * U) {
+        K k[U];
+        uint64_t row[U];
+        uint32_t sl[U], va[U], vb[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const uint64_t i = wb + (uint64_t)u * blockDim.x + lane;
+            k[u] = empty;
+            row[u] = i;
+            va[u] = vb[u] = 0;
+            if (i < hi) {
+                k[u] = h[i];
+                if (a.rowid) row[u] = a.rowid[i];
+            }
+        }
+        if (NARROW)
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                if (wb + (uint64_t)u * blockDim.x + lane >= hi) continue;
+                if (pair) {
+                    const uint64_t v = ((const uint64_t *)s.src[0])[row[u]];
+                    va[u] = (uint32_t)v;
+                    vb[u] = (uint32_t)(v >> 32);
+                } else {
+                    if (s.n > 0 && s.src[0]) va[u] = ((const uint32_t *)s.src[0])[row[u] << s.sshift[0]];
+                    if (s.n > 1 && s.src[1]) vb[u] = ((const uint32_t *)s.src[1])[row[u] << s.sshift[1]];
+                }
+            }
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            sl[u] = wb + (uint64_t)u * blockDim.x + lane < hi ? pgb_slot(tkey, tmask, sh, k[u]) : GB_EMPTY;
+        __syncwarp();
+        if (NARROW) {
+            if (s.n > 0) narrow_agg(s, 0, kd0, smem + s.soff[0], sl, va);
+            if (s.n > 1) narrow_agg(s, 1, kd1, smem + s.soff[1], sl, vb);
+        } else {
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                if (sl[u] != GB_EMPTY)
+                    for (int j = 0; j < s.n; j++)
+                        atomic_combine(s, j, smem + s.soff[j] + (uint64_t)sl[u] * s.width[j], row_val(s, j, row[u]));
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) /* case 3: the global table */
+            if (sl[u] == GB_EMPTY && wb + (uint64_t)u * blockDim.x + lane < hi) pgb_row_global(s, gt, out_key, k[u], row[u]);
+        __syncwarp();
+    }
+    __syncthreads();
+    /* flush, as k_pgb_chunk: a whole partition's groups to dense rows, a
+     * cut one's through the global table */
+    if (whole) {
+        uint32_t mine = 0;
+        for (uint32_t sl = threadIdx.x; sl < ts; sl += blockDim.x) mine += tkey[sl] != empty;
+        for (int o = 16; o; o >>= 1) mine += __shfl_down_sync(0xffffffffu, mine, o);
+        if ((threadIdx.x & 31) == 0 && mine) atomicAdd(&nwhole, mine);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && nwhole) gbase = atomicAdd(gt.count, nwhole);
+    __syncthreads();
+    for (uint32_t sl = threadIdx.x; sl < ts; sl += blockDim.x) {
+        const K k = tkey[sl];
+        if (k == empty) continue;
+        uint32_t g;
+        if (whole) {
+            g = gbase + atomicAdd(&rank, 1u);
+            if (g >= gt.limit) { *(volatile int *)gt.overflow = 1; continue; }
+            out_key[g] = unfmix(k);
+        } else {
+            bool fresh;
+            g = gt_insert(gt, k, [&]() -> uint32_t {
+                uint32_t x = atomicAdd(gt.count, 1u);
+                if (x >= gt.limit) return GB_EMPTY;
+                out_key[x] = unfmix(k);
+                for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
+                return x;
+            }, fresh);
+            if (g == GB_EMPTY) continue;
+        }
+        for (int j = 0; j < s.n; j++) {
+            const uint64_t acc = load_bits(smem + s.soff[j] + (uint64_t)sl * s.width[j], s.width[j]);
+            if (whole) store_bits(elem(s.dst[j], s.width[j], g), s.width[j], acc);
+            else if (acc != identity(s, j)) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), acc);
         }
     }
 }

@@ -338,8 +338,9 @@ static void test_hgb_onepass(void **state)
  * radix partition of the hashed key with row ids (PGB-UR) or with the
  * payloads, 4-byte columns packed in pairs (PGB-TR), one pass up to 8 bits,
  * two above (CUB's sort there by default), the keys hashed as they are
- * partitioned; each case under the default, CUB's sort at every bit count
- * and the joins' partition at every bit count. */
+ * partitioned; each case under the default, CUB's sort at every bit count,
+ * the joins' partition at every bit count, and k_pgb_many with tables of 256
+ * slots (GJ_PGB_TS: most keys overflow to the global table). */
 static const gcase PGB[] = {
     {"g=|R|=2^21 max,max (9 bits: two passes)", 1 << 21, 1 << 21, 1 << 21, 4, 0, 0, 1, 2, MAXMAX, 0},
     {"g=2^20 all aggs (pairs, 8-byte, 11 bits)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 0, 0, 5, ALL5, 0},
@@ -347,6 +348,12 @@ static const gcase PGB[] = {
     {"8-byte keys high bits g=2^20", 1 << 21, 1 << 20, 1 << 20, 8, 0xF0F0000000000000ull, 0, 0, 2, MAXMAX, 0},
     {"zipf 1.5 g=2^20 (hot partitions)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 1.5, 0, 5, ALL5, 0},
     {"g=4500 (1 or 2 bits)", 700000, 4500, 4500, 4, 0, 0, 0, 2, MAXMAX, 0},
+    /* k_pgb_many: the key whose hash is its empty pattern (fmix32(0x331da083)
+     * = 2^32-1, fmix64(0x89a5850e63c5f8aa) = 2^64-1) aggregates globally */
+    {"key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x331da083ull - 2000, 0, 0, 5, ALL5, 0},
+    {"8-byte key hashing to all ones, g=3000", 500000, 3000, 3000, 8, 0x89a5850e63c5f8aaull - 1000, 0, 0, 2, MAXMAX, 1},
+    /* a hint 60x too small: tables fill, keys past the probe bound go global */
+    {"hint 3000, real 200000", 1500000, 200000, 3000, 4, 0, 0, 0, 5, ALL5, 0},
 };
 #define NPGB ((int)(sizeof PGB / sizeof PGB[0]))
 
@@ -354,9 +361,10 @@ static void test_pgb_partitions(void **state)
 {
     (void)state;
     if (!have_gpu()) skip();
-    static const char *env[][2] = {{NULL, NULL}, {"GJ_PGB_PARTITION", "cub"}, {"GJ_PGB_PARTITION", "custom"}};
+    static const char *env[][2] = {{NULL, NULL}, {"GJ_PGB_PARTITION", "cub"}, {"GJ_PGB_PARTITION", "custom"},
+                                   {"GJ_PGB_TS", "256"}};
     int bad = 0;
-    for (int e = 0; e < 3; e++) {
+    for (int e = 0; e < 4; e++) {
         if (env[e][0]) setenv(env[e][0], env[e][1], 1);
         for (int c = 0; c < NPGB; c++)
             for (int impl = GJ_IMPL_PGB_UR; impl <= GJ_IMPL_PGB_TR; impl++) {
