@@ -672,21 +672,41 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         seq(a, "segmented reduction", N * P * pb + out);
     } else { /* PGB-UR, PGB-TR (T-GB-PGB): operators/groupby_api.cu run_pgb */
         const int tr = impl == GJ_IMPL_PGB_TR && P > 0;
-        /* A chunk's shared tables (4096 hash slots filled to 5/8, 32 KB of
-         * aggregate slots: pgb_limit) keep `limit` groups; the code
-         * partitions the hashed keys so that a partition averages 7/8 of
-         * that, at most 2^16 partitions (two 8-bit passes). */
-        const double limit = fmin(floor(32768.0 / fmax(accb, 1)), 2560);
-        const double per = floor(limit / 8) * 7;
+        /* Few groups (g <= 2048): k_pgb_chunk, whose shared tables (4096
+         * hash slots filled to 5/8, 32 KB of aggregate slots: pgb_limit)
+         * keep `limit` groups, counts a chunk's groups and then aggregates
+         * into R copies. More: k_pgb_many, one pass over a table of ts
+         * slots holding the keys and, at each key's slot, its aggregates
+         * (the most slots up to 8192 in 96 KB: pgb_many_ts), partitions
+         * averaging ts / 2 groups. At most 2^16 partitions (two 8-bit
+         * passes). */
+        const int many = g > 2048;
+        double ts = 8192;
+        while (many && ts > 256) {
+            double b = ts * kb;
+            for (int j = 0; j < nacc; j++) b += ceil(ts * accw[j] / 8) * 8;
+            if (b <= 96 * 1024) break;
+            ts /= 2;
+        }
+        const double limit = many ? ts : fmin(floor(32768.0 / fmax(accb, 1)), 2560);
+        const double per = many ? ts / 2 : floor(limit / 8) * 7;
         double parts = 1;
         int bits = 0;
         while (parts < 65536 && parts * per < g) parts *= 2, bits++;
-        /* Pieces of T rows, one block each: about 4 waves of full SMs (3
-         * blocks of 64 KB per SM with 4-byte keys, 2 of 80 KB with 8-byte
-         * ones), never under 4096 rows. A partition of at most T rows is
-         * one piece and writes its groups straight to their output rows; a
-         * larger one is cut, and its pieces merge through a global table. */
-        const double occ = kb == 4 ? 3 : 2;
+        /* Pieces of T rows, one block each: about 4 waves of full SMs (the
+         * blocks of 512 threads that fit an SM's shared memory, at most 3
+         * by registers), never under 4096 rows. A partition of at most T
+         * rows is one piece and writes its groups straight to their output
+         * rows; a larger one is cut, and its pieces merge through a global
+         * table. */
+        double smem = 65536;
+        if (many) {
+            smem = ts * kb;
+            for (int j = 0; j < nacc; j++) smem += ceil(ts * accw[j] / 8) * 8;
+        } else if (kb == 8) {
+            smem = 81920;
+        }
+        const double occ = fmax(1, fmin(3, floor(hw->l1_bytes / (smem + 1024))));
         const double T = fmax(4096, ceil(N / (fmax(hw->sm_count, 1) * occ * 4)));
         const double np = N / parts, cut = np > T;
         const double items = parts * (cut ? ceil(np / T) : 1);
@@ -694,12 +714,13 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * partition's g / parts groups. */
         const double gp = fmax(1, g / parts), rows = fmin(np, T);
         const double gc = gp <= 1 ? 1 : fmax(1, gp * -expm1(rows * log1p(-1 / gp)));
-        const double over = gc > limit ? 1 - limit / gc : 0;
-        /* Without partitions a chunk counts its groups first and then
-         * aggregates into R copies of the slots; partitioned, it claims and
-         * aggregates in one pass with one copy. */
+        /* k_pgb_many sends a key to the global table when its first 32
+         * probe slots are taken; at the loads a partition plans (1/2) none
+         * is; past the table a chunk's keys overflow in proportion */
+        const double over = gc > (many ? ts * 3 / 4 : limit) ? 1 - (many ? ts * 3 / 4 : limit) / gc : 0;
+        /* k_pgb_chunk aggregates into R copies of its slots */
         double copies = 1;
-        if (!bits)
+        if (!many)
             while (copies < 32 && 2 * copies * fmin(gc, limit) <= 32768.0 / fmax(accb, 1)) copies *= 2;
         begin(a, "group");
         /* the joins' partition hashes the keys as it reads them; without
@@ -729,7 +750,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         seq(a, "partition bounds", N * kb);
         temp = 2 * N * kb + N * moved + (bits > 8 ? N * (kb + 8.0) : 0);
         begin(a, "aggregate");
-        seq(a, bits ? "read hashed keys once" : "read hashed keys twice (count, aggregate)", (bits ? 1.0 : 2.0) * N * kb);
+        seq(a, many ? "read hashed keys once" : "read hashed keys twice (count, aggregate)", (many ? 1.0 : 2.0) * N * kb);
         if (!tr && bits) {
             /* ids are increasing inside a partition: a warp spans about as
              * many rows as there are non-empty partitions */
@@ -739,9 +760,16 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         } else {
             seq(a, "read payloads", N * P * pb);
         }
-        term(a, GJ_TERM_HASH, "shared-memory table inserts", N / (atom_shared(hw, fmin(gc, limit)) * GB), 0);
+        if (many) /* as HGB's one pass: a warp waits for its longest probe */
+            term(a, GJ_TERM_HASH, "shared-memory table probes (a warp's longest)",
+                 N * probe_longest(fmin(gc, ts) / ts) / (atom_shared(hw, 1024) * GB), 0);
+        else
+            term(a, GJ_TERM_HASH, "shared-memory table inserts", N / (atom_shared(hw, fmin(gc, limit)) * GB), 0);
         term(a, GJ_TERM_ATOMIC, "shared-memory aggregation",
              N * (1 - over) * nacc / (atom_shared(hw, fmin(gc, limit) * copies) * GB), 0);
+        /* the narrow path covers two accumulators over 4-byte payloads */
+        if (many && (nacc > 2 || (P && pb != 4)))
+            term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * nacc / (atom_shared(hw, fmax(gc, 1)) * GB), 0);
         /* Pieces of cut partitions merge their groups into the global table,
          * and rows past a table's limit are aggregated there. */
         double merges = (cut || !bits ? items * fmin(gc, limit) : 0) + N * over;
