@@ -8,8 +8,10 @@
 #     W1's R side: join_part_bench (medians of REPEAT, custom == CUB checked
 #     row for row), ncu kernel times (NCU_METRICS), W1 PHJ-TR; test_join and
 #     test_groupby with variant TESTV and the tile-major histogram.
-#   PHASE=final: the default only: test_gen, test_join, test_groupby,
-#     join_part_bench (custom and CUB, checked), ncu, join_bench W1..W4.
+#   PHASE=final: test_gen, test_join, test_groupby, join_part_bench
+#     (custom and CUB, checked), then GJ_JOIN_PART_VARIANT=$VARIANTS
+#     (exploratory shapes, pack only, checked), ncu kernel times of each,
+#     join_bench W1..W4.
 # usage: OUT=... PHASE=variants|final bash bench/part_scatter_device.sh
 set -u
 OUT=${OUT:-/tmp/out}
@@ -76,10 +78,18 @@ else
     done
     say "join_part_bench $REPEAT all both, checked"
     timeout 90 $D/join_part_bench "$REPEAT" all both 1 2>&1 | tee "$OUT/part_bench.log"
-    say "ncu"
-    ncu_times custom --kernel-name regex:part_ $D/join_part_bench 1 all custom 0
+    for v in $VARIANTS; do
+        say "EXPLORATORY join_part_bench variant $v (pack, checked)"
+        GJ_JOIN_PART_VARIANT=$v timeout 60 $D/join_part_bench "$REPEAT" pack custom 1 2>&1 | tee -a "$OUT/part_bench.log"
+    done
+    say "ncu default"
+    ncu_times custom --kernel-name regex:part_ -c 8 $D/join_part_bench 1 all custom 0
+    for v in $VARIANTS; do
+        say "ncu variant $v"
+        GJ_JOIN_PART_VARIANT=$v ncu_times "v$v" --kernel-name regex:part_ -c 4 $D/join_part_bench 1 pack custom 0
+    done
     say "join_bench 7 ${W:-W1 W2 W3 W4}"
-    timeout 200 $D/join_bench 7 ${W:-W1 W2 W3 W4} > "$OUT/join_bench.log" 2>&1; echo "rc=$?"
+    timeout 240 $D/join_bench 7 ${W:-W1 W2 W3 W4} > "$OUT/join_bench.log" 2>&1; echo "rc=$?"
     cat "$OUT/join_bench.log"
 fi
 say done

@@ -189,43 +189,39 @@ bool use_partition(int b0, int b1)
 
 /* Stable partition of (key, value) on key bits [0, bits), 1 <= bits <= 16:
  * ceil(bits / 8) LSD passes (join_partition.cuh) with the tile shape C
- * (THREADS, ITEMS, MINB, PREFETCH, JOINT). Values of the first pass: vin
- * (PV_COPY), va | vb << 32 (PV_PACK) or the row index (PV_IOTA). */
+ * (THREADS, ITEMS, MINB, DYN). Values of the first pass: vin (PV_COPY),
+ * va | vb << 32 (PV_PACK) or the row index (PV_IOTA). */
 template <typename C, typename K, typename V, int MODE, bool HASH>
 int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb,
                   V *vout, u64 n, int bits)
 {
     enum { TILE = C::THREADS * C::ITEMS, HT = 384 };
     static_assert(TILE % (16 / sizeof(K)) == 0, "histogram vector loads need whole vectors per tile");
+    const size_t dyn = C::DYN ? sizeof(PartSmem<K, V, C::THREADS, C::ITEMS>) : 0;
     int rc = GJ_OK, dev = 0, sms = 0, occ_h = 0, occ_s = 0, occ_c = 0;
     const int passes = (bits + 7) / 8;
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
-    const uint32_t chunks = (tiles + PCHUNK - 1) / PCHUNK;
-    const bool tmaj = getenv("GJ_JOIN_PART_HIST") && strcmp(getenv("GJ_JOIN_PART_HIST"), "tile") == 0;
-    auto *ks1 = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::PREFETCH, C::JOINT>;
-    auto *ks2 = part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::PREFETCH, C::JOINT>;
+    auto *ks1 = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::DYN>;
+    auto *ks2 = part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::DYN>;
     K *tk = NULL;
     V *tv = NULL;
     uint32_t *hist = NULL;
     int lo = 0;
     if (n == 0) goto done;
-    if (getenv("GJ_JOIN_PART_GRID") && strcmp(getenv("GJ_JOIN_PART_GRID"), "full") == 0)
-        sms = -1; /* A/B knob: a block per tile instead of the persistent grid */
     JCUDA(cudaGetDevice(&dev));
-    if (sms == 0) JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    else sms = (int)tiles; /* with occupancy >= 1, grid = tiles */
-    /* the persistent grid assumes occ blocks per SM resident: ask for the
-     * shared-memory carveout that allows them */
-    JCUDA(cudaFuncSetAttribute(ks1, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
-    JCUDA(cudaFuncSetAttribute(ks2, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
+    JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    if (C::DYN) {
+        JCUDA(cudaFuncSetAttribute(ks1, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+        JCUDA(cudaFuncSetAttribute(ks2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+    }
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_h, part_hist_kernel<K, HT>, HT, 0));
-    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_s, ks1, C::THREADS, 0));
-    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_c, ks2, C::THREADS, 0));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_s, ks1, C::THREADS, dyn));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_c, ks2, C::THREADS, dyn));
     if (passes > 1) {
         JCUDA(mem_alloc(&j->mem, (void **)&tk, n * sizeof(K)));
         JCUDA(mem_alloc(&j->mem, (void **)&tv, n * sizeof(V)));
     }
-    JCUDA(mem_alloc(&j->mem, (void **)&hist, (size_t)256 * (tiles + chunks) * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&hist, (size_t)256 * tiles * 4));
     for (int p = 0; p < passes; p++) {
         const int w = bits / passes + (p < bits % passes ? 1 : 0);
         const uint32_t mask = (1u << w) - 1;
@@ -236,19 +232,11 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         const u64 nh = (u64)(mask + 1) * tiles;
         const unsigned gh = (unsigned)(tiles < (uint32_t)(sms * occ_h) ? tiles : sms * occ_h);
         if (p == 0)
-            part_hist_kernel<K, HT, HASH><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE, tmaj);
+            part_hist_kernel<K, HT, HASH><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE);
         else
-            part_hist_kernel<K, HT><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE, tmaj);
+            part_hist_kernel<K, HT><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE);
         JLAUNCHED();
-        if (tmaj) {
-            uint32_t *csum = hist + (size_t)256 * tiles;
-            part_chunk_sum_kernel<<<chunks, 256, 0, j->mem.s>>>(hist, tiles, mask, csum);
-            JLAUNCHED();
-            part_chunk_scan_kernel<<<1, 256, 0, j->mem.s>>>(csum, chunks, mask);
-            JLAUNCHED();
-            part_chunk_offs_kernel<<<chunks, 256, 0, j->mem.s>>>(hist, tiles, mask, csum);
-            JLAUNCHED();
-        } else {
+        {
             size_t need = 0;
             JCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, hist, hist, (int64_t)nh, j->mem.s));
             if ((rc = tmp_ensure(j, need)) != GJ_OK) goto done;
@@ -257,10 +245,10 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         }
         if (p == 0) {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_s) ? tiles : sms * occ_s);
-            ks1<<<gs, C::THREADS, 0, j->mem.s>>>(ks, vs, va, vb, kd, vd, n, lo, mask, hist, tiles, tmaj);
+            ks1<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, va, vb, kd, vd, n, lo, mask, hist, tiles);
         } else {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_c) ? tiles : sms * occ_c);
-            ks2<<<gs, C::THREADS, 0, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd, n, lo, mask, hist, tiles, tmaj);
+            ks2<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd, n, lo, mask, hist, tiles);
         }
         JLAUNCHED();
         lo += w;
@@ -272,34 +260,28 @@ done:
     return rc;
 }
 
-/* tile shapes under comparison (session 4; the losers go once measured):
- * GJ_JOIN_PART_VARIANT=0..3, only for 4-byte keys with 8-byte values */
-template <int T, int I, int M, bool P, bool J>
+template <int T, int I, int M, bool D>
 struct PartCfg {
     enum { THREADS = T, ITEMS = I, MINB = M };
-    static constexpr bool PREFETCH = P, JOINT = J;
+    static constexpr bool DYN = D;
 };
 
 template <typename K, typename V, int MODE, bool HASH = false>
 int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va,
                     const uint32_t *vb, V *vout, u64 n, int bits)
 {
-    typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false, false> P;
+    typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false> P;
     if constexpr (sizeof(K) == 4 && sizeof(V) == 8 && !HASH) {
+        /* EXPLORATORY (session 4, removed after one measurement): larger
+         * tiles with more warps, staged in dynamic shared memory */
         const char *e = getenv("GJ_JOIN_PART_VARIANT");
         const int v = e ? atoi(e) : 0;
         if (v == 1)
-            return partition_run<PartCfg<384, 15, 1, true, false>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb,
-                                                                                     vout, n, bits);
+            return partition_run<PartCfg<512, 15, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
+                                                                              bits);
         if (v == 2)
-            return partition_run<PartCfg<384, 8, 2, true, false>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb,
-                                                                                    vout, n, bits);
-        if (v == 3)
-            return partition_run<PartCfg<384, 10, 2, true, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb,
-                                                                                    vout, n, bits);
-        if (v == 4)
-            return partition_run<PartCfg<384, 10, 2, false, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb,
-                                                                                     vout, n, bits);
+            return partition_run<PartCfg<768, 10, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
+                                                                              bits);
     }
     return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits);
 }

@@ -20,7 +20,6 @@
 #define GJ_OPERATORS_JOIN_PARTITION_CUH
 
 #include <cub/block/block_radix_rank.cuh>
-#include <cub/block/block_scan.cuh>
 #include <stdint.h>
 
 #include "operators/hash.cuh"
@@ -47,7 +46,7 @@ template <typename K, int THREADS, bool HASH = false>
 __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict__ keys, unsigned long long n,
                                                             int lo, uint32_t mask,
                                                             uint32_t *__restrict__ hist, uint32_t tiles,
-                                                            uint32_t tile, bool tmaj)
+                                                            uint32_t tile)
 {
     enum { WARPS = THREADS / 32, VK = 16 / sizeof(K) };
     __shared__ uint32_t h[WARPS][256];
@@ -86,123 +85,58 @@ __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict_
             uint32_t c = 0;
 #pragma unroll
             for (int w = 0; w < WARPS; w++) c += h[w][i];
-            hist[tmaj ? (unsigned long long)t * 256 + i : (unsigned long long)i * tiles + t] = c;
+            hist[(unsigned long long)i * tiles + t] = c;
         }
         __syncthreads();
     }
 }
 
-/* Offsets from tile-major counts (cnt[t * 256 + b], b <= mask): offs[t * 256
- * + b] = (rows of bins < b) + (rows of bin b in tiles < t), in place, in
- * three small kernels over chunks of PCHUNK tiles (each access coalesced,
- * unlike a bin-major layout, where every tile's 256 counts are 256 sectors):
- * chunk sums, a scan over chunks (one block), then each chunk's running sums. */
-enum { PCHUNK = 128 };
-__global__ __launch_bounds__(256) void part_chunk_sum_kernel(const uint32_t *__restrict__ cnt, uint32_t tiles,
-                                                             uint32_t mask, uint32_t *__restrict__ csum)
-{
-    const uint32_t b = threadIdx.x, t0 = blockIdx.x * PCHUNK;
-    const uint32_t t1 = tiles - t0 < PCHUNK ? tiles : t0 + PCHUNK;
-    uint32_t s = 0;
-    if (b > mask) return;
-#pragma unroll 16
-    for (uint32_t t = t0; t < t1; t++) s += cnt[(unsigned long long)t * 256 + b];
-    csum[(unsigned long long)blockIdx.x * 256 + b] = s;
-}
-
-__global__ __launch_bounds__(256) void part_chunk_scan_kernel(uint32_t *__restrict__ csum, uint32_t chunks,
-                                                              uint32_t mask)
-{
-    typedef cub::BlockScan<uint32_t, 256> Scan;
-    __shared__ typename Scan::TempStorage tmp;
-    const uint32_t b = threadIdx.x;
-    uint32_t s = 0, base = 0;
-    if (b <= mask) {
-        for (uint32_t c0 = 0; c0 < chunks; c0 += 16) {
-            uint32_t v[16];
-#pragma unroll
-            for (int i = 0; i < 16; i++) v[i] = c0 + i < chunks ? csum[(unsigned long long)(c0 + i) * 256 + b] : 0;
-#pragma unroll
-            for (int i = 0; i < 16; i++) {
-                if (c0 + i < chunks) csum[(unsigned long long)(c0 + i) * 256 + b] = s;
-                s += v[i];
-            }
-        }
-    }
-    Scan(tmp).ExclusiveSum(b <= mask ? s : 0u, base);
-    if (b <= mask)
-        for (uint32_t c = 0; c < chunks; c++) csum[(unsigned long long)c * 256 + b] += base;
-}
-
-__global__ __launch_bounds__(256) void part_chunk_offs_kernel(uint32_t *__restrict__ cnt, uint32_t tiles,
-                                                              uint32_t mask, const uint32_t *__restrict__ csum)
-{
-    const uint32_t b = threadIdx.x, t0 = blockIdx.x * PCHUNK;
-    const uint32_t t1 = tiles - t0 < PCHUNK ? tiles : t0 + PCHUNK;
-    if (b > mask) return;
-    uint32_t s = csum[(unsigned long long)blockIdx.x * 256 + b];
-    for (uint32_t t = t0; t < t1; t += 16) {
-        uint32_t v[16];
-#pragma unroll
-        for (int i = 0; i < 16; i++) v[i] = t + i < t1 ? cnt[(unsigned long long)(t + i) * 256 + b] : 0;
-#pragma unroll
-        for (int i = 0; i < 16; i++) {
-            if (t + i < t1) cnt[(unsigned long long)(t + i) * 256 + b] = s;
-            s += v[i];
-        }
-    }
-}
-
-/* the scatter's shared memory: keys then values staged in one buffer, or
- * (JOINT) both at once, so that each row's destination is computed once and
- * both columns leave in one loop */
-template <typename K, typename V, int TILE, bool JOINT>
-struct PartStage {
-    K k[TILE];
-    V v[TILE];
-};
-template <typename K, typename V, int TILE>
-struct PartStage<K, V, TILE, false> {
-    union {
-        K k[TILE];
-        V v[TILE];
-    };
+/* scatter one pass: offs = exclusive scan of part_hist_kernel's counts
+ * (bin-major: offs[bin * tiles + t]); HASH: kin is hashed as it is read, and
+ * kout receives the hashed keys. Persistent: a block walks tiles t,
+ * t + gridDim.x, ...; the next tile's keys are loaded into the key registers
+ * (free once this tile's keys are staged) before this tile's stores, so that
+ * those loads overlap the stores. DYN: the staging buffer is dynamic shared
+ * memory (tiles over 48 KB of values; the launch passes sizeof(PartSmem)). */
+template <typename K, typename V, int THREADS, int ITEMS>
+union PartSmem {
+    typename cub::BlockRadixRankMatchEarlyCounts<THREADS, 8, false>::TempStorage rank;
+    K k[THREADS * ITEMS];
+    V v[THREADS * ITEMS];
 };
 
-/* scatter one pass: offs = the output offset of each (bin, tile), bin-major
- * (offs[bin * tiles + t], an exclusive scan of part_hist_kernel's counts) or
- * tile-major (tmaj: offs[t * 256 + bin], part_chunk_*_kernel);
- * HASH: kin is hashed as it is read, and kout receives the hashed keys.
- * Persistent: a block walks tiles t, t + gridDim.x, ...; PREFETCH: the next
- * tile's keys are loaded into the key registers (free once the keys are
- * staged) before this tile's stores, so its loads overlap the stores. */
-template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false,
-          bool PREFETCH = false, bool JOINT = false>
+template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false, bool DYN = false>
 __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ va,
     const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, unsigned long long n, int lo,
-    uint32_t mask, const uint32_t *__restrict__ offs, uint32_t tiles, bool tmaj)
+    uint32_t mask, const uint32_t *__restrict__ offs, uint32_t tiles)
 {
     enum { TILE = THREADS * ITEMS };
     /* CUB onesweep's ranker: per-warp counts first, then warp matches; no
      * per-item counter pointers, so fewer registers than BlockRadixRankMatch
      * (measured: bench/join_part_notes.md) */
     typedef cub::BlockRadixRankMatchEarlyCounts<THREADS, 8, false> Rank;
+    typedef PartSmem<K, V, THREADS, ITEMS> Smem;
     static_assert(Rank::BINS_TRACKED_PER_THREAD == 1, "one bin per thread");
-    __shared__ union {
-        typename Rank::TempStorage rank;
-        PartStage<K, V, TILE, JOINT> st;
-    } u;
+    Smem *up;
+    if constexpr (DYN) {
+        extern __shared__ __align__(16) unsigned char part_dyn_smem[];
+        up = reinterpret_cast<Smem *>(part_dyn_smem);
+    } else {
+        __shared__ Smem s;
+        up = &s;
+    }
+    Smem &u = *up;
     __shared__ uint32_t off[256];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const PartDigit<K> dig = {lo, mask};
     const unsigned long long wbase = warp * (ITEMS * 32) + lane;
     K keys[ITEMS];
-    if (PREFETCH && blockIdx.x < tiles) {
+    if (blockIdx.x < tiles) {
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) {
             const unsigned long long x = (unsigned long long)blockIdx.x * TILE + wbase + i * 32;
-            keys[i] = x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0;
+            keys[i] = x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0; /* padding ranks last */
         }
     }
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
@@ -211,20 +145,11 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         V vals[ITEMS];
         int ranks[ITEMS];
         /* this tile's output offset of bin tid, fetched before the ranking */
-        const uint32_t goff = tid <= (int)mask
-                                  ? offs[tmaj ? (unsigned long long)t * 256 + tid : (unsigned long long)tid * tiles + t]
-                                  : 0;
-        if (!PREFETCH) {
-#pragma unroll
-            for (int i = 0; i < ITEMS; i++) {
-                const unsigned long long x = base + i * 32;
-                keys[i] = x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0; /* padding ranks last */
-            }
-        }
+        const uint32_t goff = tid <= (int)mask ? offs[(unsigned long long)tid * tiles + t] : 0;
         int prefix[1];
         Rank(u.rank).RankKeys(keys, ranks, dig, prefix);
-        /* values loaded after the ranking (fewer live registers, more blocks
-         * per SM); they arrive while the keys are staged and written */
+        /* values loaded after the ranking (fewer live registers); they
+         * arrive while the keys are staged and written */
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) {
             const unsigned long long x = base + i * 32;
@@ -235,12 +160,8 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         if (tid <= (int)mask) off[tid] = goff - (uint32_t)prefix[0];
         __syncthreads(); /* ranking storage -> staging */
 #pragma unroll
-        for (int i = 0; i < ITEMS; i++) u.st.k[ranks[i]] = keys[i];
-        if (JOINT) {
-#pragma unroll
-            for (int i = 0; i < ITEMS; i++) u.st.v[ranks[i]] = vals[i];
-        }
-        if (PREFETCH && t + gridDim.x < tiles) {
+        for (int i = 0; i < ITEMS; i++) u.k[ranks[i]] = keys[i];
+        if (t + gridDim.x < tiles) { /* the next tile's keys */
             const unsigned long long nb = (unsigned long long)(t + gridDim.x) * TILE + wbase;
 #pragma unroll
             for (int i = 0; i < ITEMS; i++) {
@@ -251,37 +172,24 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         __syncthreads();
         const unsigned long long left = n - tbase;
         const uint32_t valid = left < TILE ? (uint32_t)left : (uint32_t)TILE;
-        if (JOINT) {
+        uint32_t dst[ITEMS];
 #pragma unroll
-            for (int i = 0; i < ITEMS; i++) {
-                const uint32_t p = tid + i * THREADS;
-                if (p < valid) {
-                    const K k = u.st.k[p];
-                    const uint32_t d = off[dig.Digit(k)] + p;
-                    kout[d] = k;
-                    vout[d] = u.st.v[p];
-                }
+        for (int i = 0; i < ITEMS; i++) {
+            const uint32_t p = tid + i * THREADS;
+            if (p < valid) {
+                const K k = u.k[p];
+                dst[i] = off[dig.Digit(k)] + p;
+                kout[dst[i]] = k;
             }
-        } else {
-            uint32_t dst[ITEMS];
+        }
+        __syncthreads();
 #pragma unroll
-            for (int i = 0; i < ITEMS; i++) {
-                const uint32_t p = tid + i * THREADS;
-                if (p < valid) {
-                    const K k = u.st.k[p];
-                    dst[i] = off[dig.Digit(k)] + p;
-                    kout[dst[i]] = k;
-                }
-            }
-            __syncthreads();
+        for (int i = 0; i < ITEMS; i++) u.v[ranks[i]] = vals[i];
+        __syncthreads();
 #pragma unroll
-            for (int i = 0; i < ITEMS; i++) u.st.v[ranks[i]] = vals[i];
-            __syncthreads();
-#pragma unroll
-            for (int i = 0; i < ITEMS; i++) {
-                const uint32_t p = tid + i * THREADS;
-                if (p < valid) vout[dst[i]] = u.st.v[p];
-            }
+        for (int i = 0; i < ITEMS; i++) {
+            const uint32_t p = tid + i * THREADS;
+            if (p < valid) vout[dst[i]] = u.v[p];
         }
         __syncthreads();
     }
