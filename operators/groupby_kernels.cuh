@@ -872,6 +872,49 @@ __device__ __forceinline__ uint32_t pgb_claim(K *tkey, uint32_t *tval, uint32_t 
     }
 }
 
+/* The output row of hashed key `key` in the global table: found, or a new
+ * row with its key written and its aggregates at identity. GB_EMPTY when
+ * the output is full (the caller grows it and runs again). */
+template <typename K>
+__device__ __forceinline__ uint32_t pgb_global_id(const GbSpec &s, const GTable<K> &gt, K *out_key, K key)
+{
+    bool fresh;
+    return gt_insert(gt, key, [&]() -> uint32_t {
+        uint32_t x = atomicAdd(gt.count, 1u);
+        if (x >= gt.limit) return GB_EMPTY;
+        out_key[x] = unfmix(key);
+        for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
+        return x;
+    }, fresh);
+}
+
+/* A row whose key is not in its chunk's table (case 3): its
+ * group's id from the global table, and its values combined there. */
+template <typename K>
+__device__ __forceinline__ void pgb_row_global(const GbSpec &s, const GTable<K> &gt, K *out_key, K key, uint64_t row)
+{
+    const uint32_t g = pgb_global_id(s, gt, out_key, key);
+    if (g != GB_EMPTY)
+        for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), row_val(s, j, row));
+}
+
+/* A chunk's flush: the output row of a group in its table. A whole
+ * partition's groups live only in this chunk and take the next of its dense
+ * rows (from gbase); a cut one's merge through the global table. */
+template <typename K>
+__device__ __forceinline__ uint32_t pgb_flush_id(bool whole, uint32_t gbase, uint32_t *rank, const GbSpec &s,
+                                                 const GTable<K> &gt, K *out_key, K k)
+{
+    if (!whole) return pgb_global_id(s, gt, out_key, k);
+    const uint32_t g = gbase + atomicAdd(rank, 1u);
+    if (g >= gt.limit) {
+        *(volatile int *)gt.overflow = 1;
+        return GB_EMPTY;
+    }
+    out_key[g] = unfmix(k);
+    return g;
+}
+
 /* Per chunk: a shared-memory table of hashed keys -> local slot (load <=
  * 5/8), then the three cases of Sec. 4.3: one group (register accumulators,
  * one shared update per thread: a block reduction), few groups (R copies of
@@ -941,16 +984,7 @@ k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned 
                     atomic_combine(s, j, aggs + soff[j] + ((uint64_t)v * R + copy) * s.width[j], row_val(s, j, row));
             }
         } else { /* case 3: global */
-            bool fresh;
-            uint32_t g = gt_insert(gt, k, [&]() -> uint32_t {
-                uint32_t x = atomicAdd(gt.count, 1u);
-                if (x >= gt.limit) return GB_EMPTY;
-                out_key[x] = unfmix(k);
-                for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
-                return x;
-            }, fresh);
-            if (g == GB_EMPTY) continue;
-            for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), row_val(s, j, row));
+            pgb_row_global(s, gt, out_key, k, row);
         }
     }
     if (one && rany)
@@ -966,23 +1000,8 @@ k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned 
     for (int sl = threadIdx.x; sl < TS; sl += blockDim.x) {
         uint32_t v = tval[sl];
         if (v >= limit) continue;
-        K k = tkey[sl];
-        uint32_t g;
-        if (whole) {
-            g = gbase + atomicAdd(&rank, 1u);
-            if (g >= gt.limit) { *(volatile int *)gt.overflow = 1; continue; }
-            out_key[g] = unfmix(k);
-        } else {
-            bool fresh;
-            g = gt_insert(gt, k, [&]() -> uint32_t {
-                uint32_t x = atomicAdd(gt.count, 1u);
-                if (x >= gt.limit) return GB_EMPTY;
-                out_key[x] = unfmix(k);
-                for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
-                return x;
-            }, fresh);
-            if (g == GB_EMPTY) continue;
-        }
+        const uint32_t g = pgb_flush_id(whole, gbase, &rank, s, gt, out_key, tkey[sl]);
+        if (g == GB_EMPTY) continue;
         for (int j = 0; j < s.n; j++) {
             uint64_t id = identity(s, j), acc = id;
             for (int r = 0; r < R; r++)
@@ -1033,23 +1052,6 @@ inline size_t pgb_many_layout(uint32_t ts, int kw, GbSpec &s)
         b += ((size_t)ts * s.width[j] + 7) & ~(size_t)7;
     }
     return b;
-}
-
-/* A row of a k_pgb_many chunk whose key is not in the chunk's table: its
- * group's id from the global table, and its values combined there. */
-template <typename K>
-__device__ __forceinline__ void pgb_row_global(const GbSpec &s, const GTable<K> &gt, K *out_key, K key, uint64_t row)
-{
-    bool fresh;
-    const uint32_t g = gt_insert(gt, key, [&]() -> uint32_t {
-        uint32_t x = atomicAdd(gt.count, 1u);
-        if (x >= gt.limit) return GB_EMPTY;
-        out_key[x] = unfmix(key);
-        for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
-        return x;
-    }, fresh);
-    if (g != GB_EMPTY)
-        for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), row_val(s, j, row));
 }
 
 /* NARROW: at most two accumulators over 4-byte sources (a packed pair
@@ -1148,22 +1150,8 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     for (uint32_t sl = threadIdx.x; sl < ts; sl += blockDim.x) {
         const K k = tkey[sl];
         if (k == empty) continue;
-        uint32_t g;
-        if (whole) {
-            g = gbase + atomicAdd(&rank, 1u);
-            if (g >= gt.limit) { *(volatile int *)gt.overflow = 1; continue; }
-            out_key[g] = unfmix(k);
-        } else {
-            bool fresh;
-            g = gt_insert(gt, k, [&]() -> uint32_t {
-                uint32_t x = atomicAdd(gt.count, 1u);
-                if (x >= gt.limit) return GB_EMPTY;
-                out_key[x] = unfmix(k);
-                for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
-                return x;
-            }, fresh);
-            if (g == GB_EMPTY) continue;
-        }
+        const uint32_t g = pgb_flush_id(whole, gbase, &rank, s, gt, out_key, k);
+        if (g == GB_EMPTY) continue;
         for (int j = 0; j < s.n; j++) {
             const uint64_t acc = load_bits(smem + s.soff[j] + (uint64_t)sl * s.width[j], s.width[j]);
             if (whole) store_bits(elem(s.dst[j], s.width[j], g), s.width[j], acc);
