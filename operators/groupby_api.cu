@@ -839,7 +839,7 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     } else if ((rc = pgb_partition<K>(c, rowids, in->key.data, hs, n, bits, r, &rowid))) {
         goto done;
     }
-    k_part_bounds<K><<<grid_for(c, n + 1, 256), 256, 0, c.st>>>((const K *)hs, n, P - 1, (uint32_t *)start);
+    k_part_bounds<K><<<grid_for(c, P + 1, 256), 256, 0, c.st>>>((const K *)hs, n, P - 1, (uint32_t *)start);
     GJ_LAUNCHED();
     GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group" */
     {

@@ -791,15 +791,21 @@ k_permute(const void *src, int w, const uint32_t *perm, uint64_t m, void *dst)
 __host__ __device__ constexpr int ilog2(unsigned x) { return x <= 1 ? 0 : 1 + ilog2(x >> 1); }
 
 /* ---- PGB: partition boundaries of keys sorted on their low `bits` hashed
- * bits: start[p] = first position with partition >= p, start[P] = n. */
+ * bits: start[p] = first position with partition >= p, start[P] = n; one
+ * binary search per partition (at most 2^16 of them, ~28 loads each)
+ * instead of a pass over the keys (1 GB at 2^28 4-byte keys: 0.47 ms on
+ * the H200 by ncu). */
 template <typename K>
 __global__ void __launch_bounds__(PolicyStream::THREADS)
 k_part_bounds(const K *h, uint64_t n, uint64_t pmask, uint32_t *start)
 {
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i <= n; i += (uint64_t)gridDim.x * blockDim.x) {
-        int64_t a = i == 0 ? -1 : (int64_t)((uint64_t)h[i - 1] & pmask);
-        int64_t b = i == n ? (int64_t)pmask + 1 : (int64_t)((uint64_t)h[i] & pmask);
-        for (int64_t p = a + 1; p <= b; p++) start[p] = (uint32_t)i;
+    for (uint64_t p = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; p <= pmask + 1; p += (uint64_t)gridDim.x * blockDim.x) {
+        uint64_t lo = 0, hi = n;
+        while (lo < hi) {
+            const uint64_t m = (lo + hi) >> 1;
+            if (((uint64_t)h[m] & pmask) < p) lo = m + 1; else hi = m;
+        }
+        start[p] = (uint32_t)lo;
     }
 }
 
