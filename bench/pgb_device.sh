@@ -6,11 +6,13 @@
 # 1. tests/test_groupby (every implementation against the CPU reference,
 #    PGB under each partition and table shape)
 # 2. |R| = 2^28, two 4-byte payloads, max,max (paper 000 Sec. 5.2.1),
-#    PGB-UR and PGB-TR for g = 2^14..2^26 step 2^2 (4-byte keys), median of
-#    REPEAT: the default, GJ_PGB_PARTITION=cub and =custom; 8-byte
-#    keys with the default. Floors at B_G = $BG GB/s. Everything under $OUT.
+#    IMPLS (default PGB-UR,PGB-TR; "all") for g = GLO..GHI step 2^2, median
+#    of REPEAT, 4-byte then 8-byte keys; VARIANTS="name:keybytes:VAR=value"
+#    adds PGB-only sweeps under a knob (GJ_PGB_PARTITION, GJ_PGB_TS,
+#    GJ_PGB_KERNEL). Floors at B_G = $BG GB/s. Everything under $OUT.
 set -u
-OUT=${OUT:-/tmp/out}
+TOP=${OUT:-/tmp/out}
+OUT=$TOP/d # the device returns 8 files at most: everything is packed at the end
 mkdir -p "$OUT"
 REPEAT=${REPEAT:-7}
 BG=${BG:-4277.8}
@@ -23,18 +25,18 @@ if [ "${SKIP_TESTS:-0}" = 0 ]; then
   grep -E "^\[  (PASSED|FAILED)|FAIL|differs" "$OUT/test_groupby.log" | head -20
 fi
 sweep() { # name, key bytes, env...
-  local name=$1 kb=$2; shift 2
+  local name=$1 kb=$2 impls=${SWEEP_IMPLS:-${IMPLS:-PGB-UR,PGB-TR}}; shift 2
   echo "=== $name (key bytes $kb) $*"
   env "$@" timeout 200 $G bench groupby --rows 2^28 --aggs max,max --key-bytes "$kb" \
-      --sweep groups=${GLO:-2^14}:${GHI:-2^26}:4 --impls ${IMPLS:-PGB-UR,PGB-TR} --repeat "$REPEAT" --bg "$BG" \
+      --sweep groups=${GLO:-2^14}:${GHI:-2^26}:4 --impls "$impls" --repeat "$REPEAT" --bg "$BG" \
       --no-log --profile h200-tuned > "$OUT/$name.csv" 2> "$OUT/$name.err"
   echo "rc=$?"; cat "$OUT/$name.csv"; tail -2 "$OUT/$name.err"
 }
 sweep k4_default 4
 # VARIANTS="name:keybytes:VAR=value ...": extra sweeps (A/B knobs)
-for v in ${VARIANTS:-}; do
+for v in ${VARIANTS:-}; do # PGB only (VIMPLS)
   IFS=: read -r vn vk ve <<< "$v"
-  sweep "$vn" "$vk" "$ve"
+  SWEEP_IMPLS=${VIMPLS:-PGB-UR,PGB-TR} sweep "$vn" "$vk" "$ve"
 done
 sweep k8_default 8
 # NCU=1: kernel durations and throughput of one PGB-TR run per NCU_G value
@@ -62,4 +64,4 @@ for k, v in seen.items(): print(k[0], k[1], "; ".join(v))
 PY2
   done
 fi
-tar czf "$OUT/pgb-out.tgz" -C "$OUT" --exclude pgb-out.tgz . 2>/dev/null
+tar czf "$TOP/pgb-out.tgz" -C "$OUT" . && rm -rf "$OUT"
