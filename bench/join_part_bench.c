@@ -8,8 +8,8 @@
  * stable sort on those bits), on the whole input and on keys + 1 (16-byte
  * misaligned keys: the histogram's scalar path), n - 1 rows.
  * usage: join_part_bench [repeat [pack|rowid|all [custom|cub|both [check]]]]
- *   (bench/part_scatter_device.sh runs it; the knobs GJ_JOIN_PART_VARIANT
- *   and GJ_JOIN_PART_GRID are read by the library) */
+ *   (bench/part_scatter_device.sh runs it; the library reads the opt-in
+ *   GJ_JOIN_PART_SHAPE=768x10) */
 #include "gjadvise.h"
 #include "operators/join_partition.h"
 
@@ -81,9 +81,8 @@ int main(int argc, char **argv)
         cudaDeviceGetDefaultMemPool(&pool, 0);
         cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr);
     }
-    printf("# n=%llu bits=16, median of %d, variant=%s grid=%s\n", (unsigned long long)n, repeat,
-           getenv("GJ_JOIN_PART_VARIANT") ? getenv("GJ_JOIN_PART_VARIANT") : "default",
-           getenv("GJ_JOIN_PART_GRID") ? getenv("GJ_JOIN_PART_GRID") : "persistent");
+    printf("# n=%llu bits=16, median of %d, shape=%s\n", (unsigned long long)n, repeat,
+           getenv("GJ_JOIN_PART_SHAPE") ? getenv("GJ_JOIN_PART_SHAPE") : "default");
     printf("%-6s %-6s %9s %9s %12s\n", "values", "impl", "ms", "min", "GB/s(56|36B)");
     for (int mode = 0; mode < 2; mode++) {
         if ((mode == 0 && !strcmp(modes, "rowid")) || (mode == 1 && !strcmp(modes, "pack"))) continue;

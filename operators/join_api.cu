@@ -43,12 +43,15 @@ struct PhjPolicy {
 /* Radix partition of (key, value) on <= 16 low bits (join_partition.cuh):
  * LSD passes of <= 8 bits, tiles of THREADS * ITEMS rows (CUB onesweep's
  * SM90 shape, ITEMS cut to fit 48 KB of static shared memory), persistent
- * grid. GFTR packed pairs only; the default since 2026-11-22 (session 3),
+ * grid, the next tile's keys loaded before this tile's stores. GFTR packed
+ * pairs and PGB; the default since 2026-11-22 (session 3),
  * GJ_JOIN_PARTITION=cub selects CUB's radix sort instead.
- * H200, W1's R side (2^27 rows, 16 bits, key + two 4-byte payloads packed in
- * the first pass), ncu kernel times: histogram 0.19 ms x 2, scatter 1.52 +
- * 1.32 ms (2.1-2.4 TB/s) = 3.26 ms, against CUB's pack 0.56 + histogram 0.14
- * + onesweep 2 x 1.195 ms = 3.09 ms (bench/join_part_notes.md). */
+ * H200, 2026-11-22 (session 4), W1's R side (2^27 rows, 16 bits, key + two
+ * 4-byte payloads packed in the first pass), ncu kernel times: histogram
+ * 0.19 ms x 2, scatter 1.48 + 1.24 ms (2.2-2.6 TB/s) = 3.10 ms, against
+ * CUB's pack 0.56 + histogram 0.14 + onesweep 2 x 1.195 ms = 3.09 ms
+ * (bench/join_part_notes.md: smaller tiles with 2 blocks per SM, a
+ * tile-major histogram and joint staging measured slower). */
 struct PartPolicy {
     enum { THREADS = 384, ITEMS = 15, MINB = 1, MAX_BITS = 16 };
 };
@@ -272,14 +275,14 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
 {
     typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false> P;
     if constexpr (sizeof(K) == 4 && sizeof(V) == 8 && !HASH) {
-        /* EXPLORATORY (session 4, removed after one measurement): larger
-         * tiles with more warps, staged in dynamic shared memory */
-        const char *e = getenv("GJ_JOIN_PART_VARIANT");
-        const int v = e ? atoi(e) : 0;
-        if (v == 1)
-            return partition_run<PartCfg<512, 15, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
-                                                                              bits);
-        if (v == 2)
+        /* opt-in, GJ_JOIN_PART_SHAPE=768x10: 24 warps on a 7680-row tile
+         * staged in dynamic shared memory (80 registers). H200, 2026-11-22,
+         * W1's R side, pack, 16 bits: 2.833 ms against 3.145 (scatter passes
+         * 1.262 + 1.182 ms against 1.479 + 1.241; custom == CUB row for row
+         * on 2^27 rows), but not yet run through test_join / test_groupby on
+         * the device, hence not the default (bench/join_part_notes.md) */
+        const char *e = getenv("GJ_JOIN_PART_SHAPE");
+        if (e && strcmp(e, "768x10") == 0)
             return partition_run<PartCfg<768, 10, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
                                                                               bits);
     }
