@@ -724,26 +724,19 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             while (copies < 32 && 2 * copies * fmin(gc, limit) <= 32768.0 / fmax(accb, 1)) copies *= 2;
         begin(a, "group");
         /* the joins' partition hashes the keys as it reads them; without
-         * partitions, or for CUB's sort (8-byte keys, > 8 bits), they are
-         * hashed first */
-        const int cub = bits > 8 && kb == 8;
-        if (bits == 0 || cub) seq(a, "hash keys", 2.0 * N * kb);
+         * partitions they are hashed first */
+        if (bits == 0) seq(a, "hash keys", 2.0 * N * kb);
         double moved = 0; /* value bytes a row carries through the partition */
         if (bits && !tr) {
-            /* the joins' partition makes the row ids in its first pass;
-             * CUB's sort needs them written first */
-            if (cub) seq(a, "row ids", N * 4.0);
+            /* the partition makes the row ids in its first pass */
             partition(a, "partition (hash, row id)", N, kb, 4, bits);
             moved = 4;
         } else if (bits) {
             /* the payload columns travel with the key, two 4-byte columns
-             * packed into one 8-byte value (packed as read, or first for
-             * CUB's sort) */
+             * packed into one 8-byte value as they are read */
             int jobs = pb == 4 ? P / 2 : P, odd = pb == 4 ? P % 2 : 0;
-            for (int c = 0; c < jobs; c++) {
-                if (cub && pb == 4) seq(a, "pack a pair of payload columns", N * 16.0);
+            for (int c = 0; c < jobs; c++)
                 partition(a, "partition (hash, payload pair or 8-byte column)", N, kb, 8, bits);
-            }
             if (odd) partition(a, "partition (hash, last 4-byte column)", N, kb, 4, bits);
             moved = P * (double)pb;
         }

@@ -665,11 +665,12 @@ size_t pgb_part_tmp(uint64_t n, int kw, int vw, int bits, int cub)
  * every column partitioned with the same keys lands in the same order; hs
  * receives the hashed keys. The joins' radix partition (join_partition.cuh:
  * its first pass hashes the keys and builds the values as it reads them),
- * or CUB's radix sort (hashed keys and values built first) for 8-byte keys
- * above 8 bits, where the custom one was not measured against it. H200, 2^28
- * rows, 4-byte keys + a packed pair, PGB-TR: 8.7 ms against CUB's 10.0 at
- * 2^14 groups (one pass), 11.5 against 12.3 at 2^20..2^24 (two passes)
- * (bench/RESULTS.md); GJ_PGB_PARTITION=custom|cub forces either.
+ * at every key width and bit count. H200, 2^28 rows, a packed pair, PGB-TR:
+ * 4-byte keys 8.7 ms against CUB's 10.0 at 2^14 groups (one pass), 11.5
+ * against 12.3 at 2^20..2^24 (two passes); 8-byte keys 10.59 / 9.69 / 12.54
+ * ms against CUB's 12.09 / 11.58 / 12.69 at 2^21 / 2^23 / 2^25
+ * (bench/RESULTS.md). GJ_PGB_PARTITION=cub selects CUB's radix sort (hashed
+ * keys and values built first).
  * PGB-UR: the values are row ids. PGB-TR: the
  * payload columns, two 4-byte columns packed into one pass (r.src[j] then
  * points at its half and r.sshift[j] = 1); every pass rewrites hs with the
@@ -682,7 +683,7 @@ int pgb_partition(Ctx &c, bool rowids, const void *keys, void *hs, uint64_t n, i
     gj_ctx *ctx = c.ctx;
     const int kw = sizeof(K);
     const char *e = getenv("GJ_PGB_PARTITION");
-    const int cub = e && !strcmp(e, "cub") ? 1 : e && !strcmp(e, "custom") ? 0 : bits > 8 && kw == 8;
+    const int cub = e && !strcmp(e, "cub");
     bool done_src[GB_MAX_ACC] = {false};
     if (rowids) {
         GJ_CUDA(gj_arena_alloc(&c.ar, rowid, n * 4));
