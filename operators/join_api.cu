@@ -274,15 +274,15 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
                     const uint32_t *vb, V *vout, u64 n, int bits)
 {
     typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false> P;
-    if constexpr (sizeof(K) == 4 && sizeof(V) == 8 && !HASH) {
-        /* opt-in, GJ_JOIN_PART_SHAPE=768x10: 24 warps on a 7680-row tile
-         * staged in dynamic shared memory (80 registers). H200, 2026-11-22,
-         * W1's R side, pack, 16 bits: 2.833 ms against 3.145 (scatter passes
-         * 1.262 + 1.182 ms against 1.479 + 1.241; custom == CUB row for row
-         * on 2^27 rows), but not yet run through test_join / test_groupby on
-         * the device, hence not the default (bench/join_part_notes.md) */
+    if constexpr (sizeof(K) == 4 && sizeof(V) == 8) {
+        /* 24 warps on a 7680-row tile staged in dynamic shared memory (80
+         * registers), for 4-byte keys with packed pairs (PHJ/SMJ-TR, PGB-TR). H200, 2026-11-22, W1's R
+         * side, pack, 16 bits: 2.833 ms against 3.145 for 384 x 15 (scatter
+         * passes 1.262 + 1.182 ms against 1.479 + 1.241; bench/
+         * join_part_notes.md). GJ_JOIN_PART_SHAPE=384x15 selects the other
+         * shape (A/B runs). */
         const char *e = getenv("GJ_JOIN_PART_SHAPE");
-        if (e && strcmp(e, "768x10") == 0)
+        if (!(e && strcmp(e, "384x15") == 0))
             return partition_run<PartCfg<768, 10, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
                                                                               bits);
     }
