@@ -681,18 +681,31 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * averaging ts / 2 groups. At most 2^16 partitions (two 8-bit
          * passes). */
         const int many = g > 2048;
-        double ts = 8192;
+        double ts = 8192; /* k_pgb_many's largest table: pgb_many_ts */
         while (many && ts > 256) {
             double b = ts * kb;
             for (int j = 0; j < nacc; j++) b += ceil(ts * accw[j] / 8) * 8;
             if (b <= 96 * 1024) break;
             ts /= 2;
         }
-        const double limit = many ? ts : fmin(floor(32768.0 / fmax(accb, 1)), 2560);
-        const double per = many ? ts / 2 : floor(limit / 8) * 7;
         double parts = 1;
         int bits = 0;
-        while (parts < 65536 && parts * per < g) parts *= 2, bits++;
+        if (many) {
+            /* pgb_many_plan: the fewest bits for partitions of at most
+             * ts / 2 groups, then (PGB-TR) more while the 8-bit passes stay
+             * as many, up to partitions of N / (8 SMs) rows; tables of 4 slots a
+             * group of a partition, 256 to ts */
+            int bmin = 0, bw = 0;
+            while (bmin < 16 && ts / 2 * ldexp(1, bmin) < g) bmin++;
+            while (bw < 16 && floor(N / ldexp(1, bw)) > floor(N / (8 * fmax(hw->sm_count, 1))) + 1) bw++;
+            bits = bmin && tr ? (int)fmax(bmin, fmin(bw, 8 * ((bmin + 7) / 8))) : bmin; /* not with row ids */
+            parts = ldexp(1, bits);
+            ts = fmin(ts, fmax(256, pow2_at_least(4 * ceil(g / parts))));
+        } else {
+            const double per = floor(fmin(floor(32768.0 / fmax(accb, 1)), 2560) / 8) * 7;
+            while (parts < 65536 && parts * per < g) parts *= 2, bits++;
+        }
+        const double limit = many ? ts : fmin(floor(32768.0 / fmax(accb, 1)), 2560);
         /* Pieces of T rows, one block each: about 4 waves of full SMs (the
          * blocks of 512 threads that fit an SM's shared memory, at most 3
          * by registers), never under 4096 rows. A partition of at most T

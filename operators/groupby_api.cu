@@ -650,6 +650,39 @@ uint32_t pgb_many_ts(int kw, const GbSpec &s)
     return ts;
 }
 
+/* k_pgb_many's partitions and table: the fewest bits whose partitions
+ * average at most half a table of tmax slots (none if one table holds the
+ * hint), and then as many more as the same number of 8-bit passes allows,
+ * up to partitions of one piece (about n / (8 SMs) rows): more bits make
+ * shorter probes (lower load) and fewer or no merges of cut partitions,
+ * for the same passes. Not with row ids (PGB-UR): they spread the payload
+ * gathers over as many partitions. H200, 2^28 rows, max,max: PGB-TR 5.89
+ * -> 5.40 ms at 2^15..2^16 groups (4 -> 8 bits), 9.67 -> 7.31 at 2^21 (9
+ * -> 11 bits); PGB-UR 6.06 -> 16.03 at 2^13 (1 -> 8 bits). The table: 4
+ * slots per expected group of a partition (load 1/4), 256 to tmax.
+ * GJ_PGB_BITS=<0..16> forces the bits (A/B runs). */
+void pgb_many_plan(uint64_t n, uint64_t hint, uint32_t tmax, uint64_t sms, bool rowids, int *bits_out,
+                   uint32_t *ts_out)
+{
+    int bmin = 0, bw = 0;
+    while (bmin < 16 && ((uint64_t)tmax / 2 << bmin) < hint) bmin++;
+    while (bw < 16 && (n >> bw) > n / (8 * (sms ? sms : 1)) + 1) bw++;
+    int bits = bmin;
+    if (bmin && !rowids) {
+        const int cap = 8 * ((bmin + 7) / 8);
+        bits = bw < cap ? bw : cap;
+        if (bits < bmin) bits = bmin;
+    }
+    const char *e = getenv("GJ_PGB_BITS");
+    if (e && *e >= '0' && *e <= '9' && atoi(e) <= 16) bits = atoi(e);
+    const uint64_t per = (hint + (1ull << bits) - 1) >> bits;
+    uint64_t ts = next_pow2(4 * per);
+    if (ts < 256) ts = 256;
+    if (ts > tmax) ts = tmax;
+    *bits_out = bits;
+    *ts_out = (uint32_t)ts;
+}
+
 /* What gj_join_partition holds besides its output. Its own partition: a
  * second (key, value) buffer when it takes two passes, and per-tile
  * histograms (256 counts of 4 bytes per tile of 5760 rows: under n / 4
@@ -814,23 +847,24 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     if (hint > n) hint = n;
     unsigned slot_bytes = 0;
     for (int j = 0; j < s.n; j++) slot_bytes += s.width[j];
-    /* Few groups (at most PGB_FEW): one chunk kernel that counts them and
-     * then aggregates into R copies; more: k_pgb_many's one pass over
-     * tables of ts slots, partitions averaging ts / 2 groups. Otherwise
-     * partitions of at most 7/8 of a chunk's groups on average (a
-     * partition's count is binomial: 4096 +- 64 at 2^20 groups in 256);
-     * at most 2^16 of them (two 8-bit passes). */
-    const char *ke = getenv("GJ_PGB_KERNEL"); /* A/B: chunk = k_pgb_chunk at every g */
-    const uint32_t ts = hint > PGB_FEW && !(ke && !strcmp(ke, "chunk")) ? pgb_many_ts(kw, s) : 0;
-    const uint64_t per = ts ? ts / 2 : pgb_limit(PGB_TS, PGB_AGG_BYTES, slot_bytes) / 8 * 7;
-    uint64_t P = next_pow2((hint + per - 1) / (per ? per : 1));
-    if (P > 65536) P = 65536;
-    int bits = 0;
-    while ((1ull << bits) < P) bits++;
-    void *hs = NULL, *rowid = NULL, *start = NULL;
+    /* Few groups (at most PGB_FEW): k_pgb_chunk, which counts them and then
+     * aggregates into R copies, over partitions of at most 7/8 of a chunk's
+     * groups on average. More: k_pgb_many, see pgb_many_plan. At most 2^16
+     * partitions (two 8-bit passes). */
     bool any_src = false; /* PGB-TR of counts only: the keys travel with row ids */
     for (int j = 0; j < s.n; j++) any_src = any_src || s.src[j];
     const bool rowids = impl == GJ_IMPL_PGB_UR || !any_src;
+    const char *ke = getenv("GJ_PGB_KERNEL"); /* A/B: chunk = k_pgb_chunk at every g */
+    uint32_t ts = 0;
+    int bits = 0;
+    if (hint > PGB_FEW && !(ke && !strcmp(ke, "chunk"))) {
+        pgb_many_plan(n, hint, pgb_many_ts(kw, s), (uint64_t)c.sms, rowids, &bits, &ts);
+    } else {
+        const uint64_t per = pgb_limit(PGB_TS, PGB_AGG_BYTES, slot_bytes) / 8 * 7;
+        while (bits < 16 && (per << bits) < hint) bits++;
+    }
+    const uint64_t P = 1ull << bits;
+    void *hs = NULL, *rowid = NULL, *start = NULL;
     GbSpec r = s;
     GJ_CUDA(gj_arena_alloc(&c.ar, &start, (P + 1) * 4));
     GJ_CUDA(gj_arena_alloc(&c.ar, &hs, n * kw));

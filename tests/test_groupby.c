@@ -339,8 +339,8 @@ static void test_hgb_onepass(void **state)
  * payloads, 4-byte columns packed in pairs (PGB-TR), one pass up to 8 bits,
  * two above (CUB's sort there by default), the keys hashed as they are
  * partitioned; each case under the default, CUB's sort at every bit count,
- * the joins' partition at every bit count, and k_pgb_many with tables of 256
- * slots (GJ_PGB_TS: most keys overflow to the global table). */
+ * the joins' partition at every bit count, and k_pgb_many with tables of at
+ * most 256 slots (GJ_PGB_TS: up to 2^16 partitions, two passes). */
 static const gcase PGB[] = {
     {"g=|R|=2^21 max,max (9 bits: two passes)", 1 << 21, 1 << 21, 1 << 21, 4, 0, 0, 1, 2, MAXMAX, 0},
     {"g=2^20 all aggs (pairs, 8-byte, 11 bits)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 0, 0, 5, ALL5, 0},
