@@ -13,7 +13,7 @@ P=${PROFILE:-h200-measured}
 nvidia-smi --query-gpu=name,uuid,memory.total,clocks.sm,clocks.mem --format=csv > "$OUT/gpu.txt" 2>&1
 cat "$OUT/gpu.txt"
 if [ "${SKIP_TESTS:-0}" = 0 ]; then
-    for t in build/tests/test_*; do
+    for t in ${TESTS_DIR:-build/tests}/test_*; do
         case "$t" in *.so*) continue ;; esac
         GJ_BIN=$PWD/$G timeout 300 "$t" > "$OUT/$(basename "$t").log" 2>&1
         echo "$(basename "$t") rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$OUT/$(basename "$t").log" | tr '\n' ' ')"
@@ -21,7 +21,7 @@ if [ "${SKIP_TESTS:-0}" = 0 ]; then
 fi
 if [ "${CUB_PARTITION_TEST:-0}" = 1 ]; then
     echo "=== test_join with CUB's sort for the GFTR partition (the custom one is the default)"
-    GJ_JOIN_PARTITION=cub timeout 300 build/tests/test_join > "$OUT/test_join_cub.log" 2>&1
+    GJ_JOIN_PARTITION=cub timeout 300 ${TESTS_DIR:-build/tests}/test_join > "$OUT/test_join_cub.log" 2>&1
     echo "test_join (GJ_JOIN_PARTITION cub) rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$OUT/test_join_cub.log" | tr '\n' ' ')"
 fi
 echo "=== validate (untuned $P)"
