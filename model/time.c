@@ -693,12 +693,15 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         if (many) {
             /* pgb_many_plan: the fewest bits for partitions of at most
              * ts / 2 groups, then (PGB-TR) more while the 8-bit passes stay
-             * as many, up to partitions of N / (8 SMs) rows; tables of 4 slots a
+             * as many, up to partitions of N / (8 SMs) rows or down to 512
+             * groups; tables of 4 slots a
              * group of a partition, 256 to ts */
             int bmin = 0, bw = 0;
             while (bmin < 16 && ts / 2 * ldexp(1, bmin) < g) bmin++;
             while (bw < 16 && floor(N / ldexp(1, bw)) > floor(N / (8 * fmax(hw->sm_count, 1))) + 1) bw++;
-            bits = bmin && tr ? (int)fmax(bmin, fmin(bw, 8 * ((bmin + 7) / 8))) : bmin; /* not with row ids */
+            int few = 0; /* partitions keep >= 512 groups */
+            while (few < 16 && 512 * ldexp(1, few + 1) <= g) few++;
+            bits = bmin && tr ? (int)fmax(bmin, fmin(bw, fmin(few, 8 * ((bmin + 7) / 8)))) : bmin; /* not with row ids */
             parts = ldexp(1, bits);
             ts = fmin(ts, fmax(256, pow2_at_least(4 * ceil(g / parts))));
         } else {
