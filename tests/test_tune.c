@@ -408,7 +408,9 @@ static void test_advisor_uses_fit(void **state)
 }
 
 /* The built-in h200-tuned is h200-measured's physics plus learned
- * corrections for every implementation. */
+ * corrections, for every implementation but where tune kept the calibrated
+ * model as no worse on the held-out half (on the v5 store: NPHJ, 6.9%
+ * against 7.0% refitted). */
 static void test_builtin_tuned(void **state)
 {
     (void)state;
@@ -419,11 +421,13 @@ static void test_builtin_tuned(void **state)
     assert_memory_equal(gj_profile_hw(t), gj_profile_hw(m), sizeof(gj_hw));
     assert_string_equal(gj_profile_device(t)->name, gj_profile_device(m)->name);
     assert_true(gj_profile_fit_error(t) > 0 && gj_profile_fit_error(t) < 0.2);
+    int fitted = 0;
     for (int i = 0; i < GJ_IMPL_COUNT; i++) {
         gj_fit f;
         assert_int_equal(gj_profile_get_fit(t, (gj_impl)i, &f), GJ_OK);
-        if (!f.set) fail_msg("h200-tuned: %s has no correction", gj_impl_name((gj_impl)i));
+        fitted += f.set;
     }
+    if (fitted < GJ_IMPL_COUNT - 1) fail_msg("h200-tuned: only %d of %d implementations corrected", fitted, GJ_IMPL_COUNT);
     gj_profile_free(t);
     gj_profile_free(m);
 }
