@@ -71,6 +71,13 @@ static const char DEFAULT_GRID[] =
     "\"values\":[0.05,0.2,0.5,1.0]},"
     "{\"name\":\"join-r-rows\",\"base\":{" JOIN(1048576, 67108864, 4) "},\"param\":\"r_rows\","
     "\"values\":[262144,4194304,16777216,67108864]},"
+    /* tiny build sides against medium to large probe sides, as TPC-H's Q18
+     * joins (624 x 15 M rows): runs of 0.05-1 ms, so that tune sees what
+     * the fixed costs of each join are */
+    "{\"name\":\"join-tiny-build\",\"base\":{" JOIN(1024, 16777216, 4) "},\"param\":\"s_rows\","
+    "\"values\":[1048576,4194304,16777216,67108864]},"
+    "{\"name\":\"join-tiny-r\",\"base\":{" JOIN(64, 4194304, 4) "},\"param\":\"r_rows\","
+    "\"values\":[64,4096,65536]},"
     "{\"name\":\"join-payloads-8b\",\"base\":{" JOIN(16777216, 16777216, 8) "},\"param\":\"payloads\","
     "\"values\":[0,1,2,4]},"
     "{\"name\":\"join-zipf-s4r\",\"base\":{" JOIN(8388608, 33554432, 4) "},\"param\":\"zipf\","
