@@ -439,11 +439,13 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         if (pr + ps) gather_clustered(a, "clustered gathers", M * (pr + ps), pb);
         temp += extra ? 2 * fmax(R, S) * (kb + pb) : 0;
     } else {
-        /* GFUR: ids from transformed (PHJ-UR, SMJ-UR) or, for NPHJ, the
-         * probe side's ids in order: S gathers are clustered there. */
+        /* GFUR: ids from transformed (PHJ-UR, SMJ-UR) or, for NPHJ and a
+         * PHJ without partitions (R in one table: neither side is
+         * transformed), the probe side's ids in order: S gathers are
+         * clustered there. */
         if (pr) gather(a, "random gathers of R columns", M * pr, pb, R, 32, w->zipf);
         if (ps) {
-            if (impl == GJ_IMPL_NPHJ)
+            if (impl == GJ_IMPL_NPHJ || (impl == GJ_IMPL_PHJ_UR && bits == 0))
                 gather_clustered(a, "gathers of S columns (in probe order)", M * ps, pb);
             else
                 gather(a, "random gathers of S columns", M * ps, pb, S, 32, 0);
