@@ -782,11 +782,24 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     bool narrow = r.n <= 2; /* k_pgb_many's 4-byte fast path, as HGB's */
     for (int j = 0; j < r.n; j++)
         if (r.src[j] && r.pw[j] != 4) narrow = false;
+    typedef void (*ManyKernel)(const K *, GbSpec, PgbArgs, GTable<K>, K *, uint32_t);
+    ManyKernel many = NULL;
     if (ts) {
-        GJ_CUDA(cudaFuncSetAttribute(k_pgb_many<K, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        GJ_CUDA(cudaFuncSetAttribute(k_pgb_many<K, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, narrow ? k_pgb_many<K, true> : k_pgb_many<K, false>,
-                                                              PolicyChunk::THREADS, smem));
+        /* The narrow kernel needs 52 registers: 2 blocks of 512 threads per
+         * SM. Where three tables fit an SM's shared memory, a build capped
+         * at 3 blocks (42 registers, a few spilled) runs them. H200, 2^28
+         * rows, max,max, PGB-TR aggregate phase: 2.10 -> 1.86 ms at 2^13
+         * groups (4096-slot tables); with 8192-slot tables, where only two
+         * fit, the cap cost 2.48 -> 2.97 ms at 2^19 (bench/RESULTS.md). */
+        int occ3 = 0;
+        if (narrow) {
+            GJ_CUDA(cudaFuncSetAttribute(k_pgb_many<K, true, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+            GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ3, k_pgb_many<K, true, 3>, PolicyChunk::THREADS,
+                                                                  smem));
+        }
+        many = !narrow ? k_pgb_many<K, false, 1> : occ3 >= 3 ? k_pgb_many<K, true, 3> : k_pgb_many<K, true, 1>;
+        GJ_CUDA(cudaFuncSetAttribute(many, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, many, PolicyChunk::THREADS, smem));
     } else {
         GJ_CUDA(cudaFuncSetAttribute(k_pgb_chunk<K, TS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_pgb_chunk<K, TS>, PolicyChunk::THREADS, smem));
@@ -816,8 +829,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
             GTable<K> gt = {(K *)tkeys, (uint32_t *)tvals, cap - 1, (uint32_t *)cnt, (uint32_t)ocap, (int *)cnt + 1};
             if (items && ts) {
                 for (int j = 0; j < r.n; j++) rm.dst[j] = r.dst[j]; /* this round's output */
-                if (narrow) k_pgb_many<K, true><<<items, PolicyChunk::THREADS, smem, c.st>>>(hs, rm, a, gt, (K *)out->key.data, ts);
-                else k_pgb_many<K, false><<<items, PolicyChunk::THREADS, smem, c.st>>>(hs, rm, a, gt, (K *)out->key.data, ts);
+                many<<<items, PolicyChunk::THREADS, smem, c.st>>>(hs, rm, a, gt, (K *)out->key.data, ts);
                 GJ_LAUNCHED();
             } else if (items) {
                 k_pgb_chunk<K, TS><<<items, PolicyChunk::THREADS, smem, c.st>>>(hs, r, a, gt, (K *)out->key.data,

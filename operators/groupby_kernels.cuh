@@ -1063,9 +1063,10 @@ inline size_t pgb_many_layout(uint32_t ts, int kw, GbSpec &s)
 /* NARROW: at most two accumulators over 4-byte sources (a packed pair
  * loaded as one 8-byte value), combined by HGB's narrow_agg with kinds
  * chosen once; otherwise the generic combine per accumulator. Four rows a
- * thread, their loads issued before the first probe. */
-template <typename K, bool NARROW>
-__global__ void __launch_bounds__(PolicyChunk::THREADS)
+ * thread, their loads issued before the first probe. MINB: blocks per SM
+ * the registers must allow (3 caps them at 42, a few spilled). */
+template <typename K, bool NARROW, int MINB>
+__global__ void __launch_bounds__(PolicyChunk::THREADS, MINB)
 k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t ts) /* s.soff: pgb_many_layout */
 {
     enum { U = 4 };
