@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A/B of a k_pgb_many change (issue 5; first the next-rows prefetch, then 3
-# blocks per SM): test_groupby, then PGB-TR
-# and PGB-UR at 2^28 rows, max,max, the binary before (build/abbin/gjadvise_old)
+# blocks per SM): test_groupby, then PGB-TR at 2^28 rows, max,max, the
+# binary before (build/abbin/gjadvise_old)
 # and after (bin/gjadvise), alternating; ncu of the new kernel at 2^16.
 # carry ["bin", "build/pgbprobe", "build/abbin"].
 set -u
