@@ -409,7 +409,7 @@ static void test_advisor_uses_fit(void **state)
 
 /* The built-in h200-tuned is h200-measured's physics plus learned
  * corrections, for every implementation but where tune kept the calibrated
- * model as no worse on the held-out half (on the v5 store: NPHJ, 6.9%
+ * model as no worse on the held-out half (NPHJ on the v5 store: 6.9%
  * against 7.0% refitted). */
 static void test_builtin_tuned(void **state)
 {
