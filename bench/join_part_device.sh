@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Superseded by bench/part_scatter_device.sh (session 4 of 2026-11-22): kept
+# because bench/RESULTS.md cites it for session 3's runs. The custom partition
+# is now the default; GJ_JOIN_PARTITION=cub selects CUB.
 # Device-machine script for the joins' custom radix partition (issue 4,
 # perf; operators/join_partition.cuh, opt-in with GJ_JOIN_PARTITION=custom):
 # prebuilt binaries only (carry build/tests, build/bench). Logs under $OUT.
