@@ -1095,6 +1095,44 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
      * combines once per split (measured: 4.6 active lanes of 32, the
      * aggregate phase 5x slower). */
     const unsigned lane = threadIdx.x & 31;
+    if (NARROW && pair && !a.rowid) {
+        /* PGB-TR's packed pairs: four consecutive rows a thread, keys and
+         * pairs in 16-byte streaming loads (HGB's op_load) where the four
+         * lie inside the piece and the columns are aligned */
+        const uint64_t *pv = (const uint64_t *)s.src[0];
+        const bool aligned = (((uintptr_t)h | (uintptr_t)pv) & 15) == 0;
+        for (uint64_t wb = (lo & ~(uint64_t)3) + (uint64_t)(threadIdx.x - lane) * 4; wb < hi;
+             wb += (uint64_t)blockDim.x * 4) {
+            const uint64_t r0 = wb + lane * 4;
+            K k[4];
+            uint64_t pr[4];
+            uint32_t va[4], vb[4], sl[4];
+            if (aligned && r0 >= lo && r0 + 4 <= hi) {
+                op_loadk(h, r0, hi, true, k);
+                op_load(pv, 8, r0, hi, true, pr);
+            } else {
+#pragma unroll
+                for (int u = 0; u < 4; u++) {
+                    const bool in = r0 + u >= lo && r0 + u < hi;
+                    k[u] = in ? h[r0 + u] : empty;
+                    pr[u] = in ? pv[r0 + u] : 0;
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < 4; u++) {
+                va[u] = (uint32_t)pr[u];
+                vb[u] = (uint32_t)(pr[u] >> 32);
+                sl[u] = r0 + u >= lo && r0 + u < hi ? pgb_slot(tkey, tmask, sh, k[u]) : GB_EMPTY;
+            }
+            __syncwarp();
+            narrow_agg(s, 0, kd0, smem + s.soff[0], sl, va);
+            narrow_agg(s, 1, kd1, smem + s.soff[1], sl, vb);
+#pragma unroll
+            for (int u = 0; u < 4; u++) /* case 3: the global table */
+                if (sl[u] == GB_EMPTY && r0 + u >= lo && r0 + u < hi) pgb_row_global(s, gt, out_key, k[u], r0 + u);
+            __syncwarp();
+        }
+    } else
     for (uint64_t wb = lo + (threadIdx.x - lane); wb < hi; wb += (uint64_t)blockDim.x * U) {
         K k[U];
         uint64_t row[U];
