@@ -758,7 +758,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             if (odd) partition(a, "partition (hash, last 4-byte column)", N, kb, 4, bits);
             moved = P * (double)pb;
         }
-        /* one binary search per partition (k_part_bounds) */
+        /* one binary search per partition (bounds_kernel) */
         gather(a, "partition bounds (binary searches)", (parts + 1) * ceil(log2(fmax(N, 2))), kb, N, 32, 0);
         temp = 2 * N * kb + N * moved + (bits > 8 ? N * (kb + 8.0) : 0);
         begin(a, "aggregate");

@@ -31,6 +31,7 @@ extern "C" {
 #include "operators/groupby.h"
 #include "operators/groupby_kernels.cuh"
 #include "operators/groupby_sort.h"
+#include "operators/join_partition.cuh" /* bounds_kernel */
 #include "operators/join_partition.h"
 
 #include <stdlib.h>
@@ -690,8 +691,8 @@ void pgb_many_plan(uint64_t n, uint64_t hint, uint32_t tmax, uint64_t sms, bool 
 
 /* What gj_join_partition holds besides its output. Its own partition: a
  * second (key, value) buffer when it takes two passes, and per-tile
- * histograms (256 counts of 4 bytes per tile of 5760 rows: under n / 4
- * bytes). CUB: the hashed keys and values built first, and the sort's
+ * histograms (256 counts of 4 bytes per tile of 5760 or 7680 rows: under
+ * n / 4 bytes). CUB: the hashed keys and values built first, and the sort's
  * alternate buffers. */
 size_t pgb_part_tmp(uint64_t n, int kw, int vw, int bits, int cub)
 {
@@ -891,7 +892,8 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     } else if ((rc = pgb_partition<K>(c, rowids, in->key.data, hs, n, bits, r, &rowid))) {
         goto done;
     }
-    k_part_bounds<K><<<grid_for(c, P + 1, 256), 256, 0, c.st>>>((const K *)hs, n, P - 1, (uint32_t *)start);
+    gjj::bounds_kernel<K><<<grid_for(c, P + 1, 256), 256, 0, c.st>>>((const K *)hs, n, (uint32_t)(P - 1),
+                                                                     (uint32_t)P, (uint32_t *)start);
     GJ_LAUNCHED();
     GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group" */
     {

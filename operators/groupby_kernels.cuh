@@ -790,25 +790,6 @@ k_permute(const void *src, int w, const uint32_t *perm, uint64_t m, void *dst)
 
 __host__ __device__ constexpr int ilog2(unsigned x) { return x <= 1 ? 0 : 1 + ilog2(x >> 1); }
 
-/* ---- PGB: partition boundaries of keys sorted on their low `bits` hashed
- * bits: start[p] = first position with partition >= p, start[P] = n; one
- * binary search per partition (at most 2^16 of them, ~28 loads each)
- * instead of a pass over the keys (1 GB at 2^28 4-byte keys: 0.47 ms on
- * the H200 by ncu). */
-template <typename K>
-__global__ void __launch_bounds__(PolicyStream::THREADS)
-k_part_bounds(const K *h, uint64_t n, uint64_t pmask, uint32_t *start)
-{
-    for (uint64_t p = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; p <= pmask + 1; p += (uint64_t)gridDim.x * blockDim.x) {
-        uint64_t lo = 0, hi = n;
-        while (lo < hi) {
-            const uint64_t m = (lo + hi) >> 1;
-            if (((uint64_t)h[m] & pmask) < p) lo = m + 1; else hi = m;
-        }
-        start[p] = (uint32_t)lo;
-    }
-}
-
 /* Groups a PGB chunk keeps in shared memory: its table of TS slots filled to
  * at most 5/8 (linear probing: ~1.8 probes a hit), and one aggregate slot of
  * slot_bytes per group in agg_bytes. The host sizes partitions from it. */
@@ -904,6 +885,22 @@ __device__ __forceinline__ void pgb_row_global(const GbSpec &s, const GTable<K> 
         for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), row_val(s, j, row));
 }
 
+/* A chunk's flush, first step (every thread of the block calls it): *gbase
+ * receives the first of the dense output rows of a whole partition's
+ * occupied slots (`mine` per thread), counted once and taken with one
+ * counter update. *nwhole starts at 0. */
+__device__ __forceinline__ void pgb_whole_base(bool whole, uint32_t mine, uint32_t *nwhole, uint32_t *gbase,
+                                                   uint32_t *count)
+{
+    if (whole) {
+        for (int o = 16; o; o >>= 1) mine += __shfl_down_sync(0xffffffffu, mine, o);
+        if ((threadIdx.x & 31) == 0 && mine) atomicAdd(nwhole, mine);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && *nwhole) *gbase = atomicAdd(count, *nwhole);
+    __syncthreads();
+}
+
 /* A chunk's flush: the output row of a group in its table. A whole
  * partition's groups live only in this chunk and take the next of its dense
  * rows (from gbase); a cut one's merge through the global table. */
@@ -997,12 +994,10 @@ k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned 
         for (int j = 0; j < s.n; j++) atomic_combine(s, j, aggs + soff[j] + (uint64_t)copy * s.width[j], racc[j]);
     __syncthreads();
     /* 3: flush */
+    uint32_t mine = 0;
     if (whole)
-        for (int sl = threadIdx.x; sl < TS; sl += blockDim.x)
-            if (tval[sl] < limit) atomicAdd(&nwhole, 1u);
-    __syncthreads();
-    if (threadIdx.x == 0 && nwhole) gbase = atomicAdd(gt.count, nwhole);
-    __syncthreads();
+        for (int sl = threadIdx.x; sl < TS; sl += blockDim.x) mine += tval[sl] < limit;
+    pgb_whole_base(whole, mine, &nwhole, &gbase, gt.count);
     for (int sl = threadIdx.x; sl < TS; sl += blockDim.x) {
         uint32_t v = tval[sl];
         if (v >= limit) continue;
@@ -1148,18 +1143,12 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
                 if (a.rowid) row[u] = a.rowid[i];
             }
         }
-        if (NARROW)
+        if (NARROW) /* separate 4-byte columns (a packed pair takes the path above) */
 #pragma unroll
             for (int u = 0; u < U; u++) {
                 if (wb + (uint64_t)u * blockDim.x + lane >= hi) continue;
-                if (pair) {
-                    const uint64_t v = ((const uint64_t *)s.src[0])[row[u]];
-                    va[u] = (uint32_t)v;
-                    vb[u] = (uint32_t)(v >> 32);
-                } else {
-                    if (s.n > 0 && s.src[0]) va[u] = ((const uint32_t *)s.src[0])[row[u] << s.sshift[0]];
-                    if (s.n > 1 && s.src[1]) vb[u] = ((const uint32_t *)s.src[1])[row[u] << s.sshift[1]];
-                }
+                if (s.n > 0 && s.src[0]) va[u] = ((const uint32_t *)s.src[0])[row[u] << s.sshift[0]];
+                if (s.n > 1 && s.src[1]) vb[u] = ((const uint32_t *)s.src[1])[row[u] << s.sshift[1]];
             }
 #pragma unroll
         for (int u = 0; u < U; u++)
@@ -1183,15 +1172,10 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     __syncthreads();
     /* flush, as k_pgb_chunk: a whole partition's groups to dense rows, a
      * cut one's through the global table */
-    if (whole) {
-        uint32_t mine = 0;
+    uint32_t mine = 0;
+    if (whole)
         for (uint32_t sl = threadIdx.x; sl < ts; sl += blockDim.x) mine += tkey[sl] != empty;
-        for (int o = 16; o; o >>= 1) mine += __shfl_down_sync(0xffffffffu, mine, o);
-        if ((threadIdx.x & 31) == 0 && mine) atomicAdd(&nwhole, mine);
-    }
-    __syncthreads();
-    if (threadIdx.x == 0 && nwhole) gbase = atomicAdd(gt.count, nwhole);
-    __syncthreads();
+    pgb_whole_base(whole, mine, &nwhole, &gbase, gt.count);
     for (uint32_t sl = threadIdx.x; sl < ts; sl += blockDim.x) {
         const K k = tkey[sl];
         if (k == empty) continue;

@@ -172,6 +172,22 @@ done:
     return rc;
 }
 
+/* out = exclusive prefix sum of in[0, n) (CUB; in == out allowed), on the
+ * job's stream with its scratch */
+template <typename T>
+int exclusive_sum(Job *j, const T *in, T *out, u64 n)
+{
+    int rc = GJ_OK;
+    size_t need = 0;
+    JCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, in, out, (int64_t)n, j->mem.s));
+    rc = tmp_ensure(j, need);
+    if (rc != GJ_OK) goto done;
+    need = j->tmp_bytes;
+    JCUDA(cub::DeviceScan::ExclusiveSum(j->tmp, need, in, out, (int64_t)n, j->mem.s));
+done:
+    return rc;
+}
+
 /* use the custom partition for a stable sort on bits [b0, b1)? Yes unless
  * GJ_JOIN_PARTITION=cub. Its kernels alone are not faster than CUB's pack +
  * radix sort (bench/join_part_notes.md), but with CUB's allocations (the
@@ -239,13 +255,7 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         else
             part_hist_kernel<K, HT><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE);
         JLAUNCHED();
-        {
-            size_t need = 0;
-            JCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, hist, hist, (int64_t)nh, j->mem.s));
-            if ((rc = tmp_ensure(j, need)) != GJ_OK) goto done;
-            need = j->tmp_bytes;
-            JCUDA(cub::DeviceScan::ExclusiveSum(j->tmp, need, hist, hist, (int64_t)nh, j->mem.s));
-        }
+        if ((rc = exclusive_sum(j, hist, hist, nh)) != GJ_OK) goto done;
         if (p == 0) {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_s) ? tiles : sms * occ_s);
             ks1<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, va, vb, kd, vd, n, lo, mask, hist, tiles);
@@ -276,11 +286,11 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
     typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false> P;
     if constexpr (sizeof(K) == 4 && sizeof(V) == 8) {
         /* 24 warps on a 7680-row tile staged in dynamic shared memory (80
-         * registers), for 4-byte keys with packed pairs (PHJ/SMJ-TR, PGB-TR). H200, 2026-11-22, W1's R
-         * side, pack, 16 bits: 2.833 ms against 3.145 for 384 x 15 (scatter
-         * passes 1.262 + 1.182 ms against 1.479 + 1.241; bench/
-         * join_part_notes.md). GJ_JOIN_PART_SHAPE=384x15 selects the other
-         * shape (A/B runs). */
+         * registers), for 4-byte keys with packed pairs (PHJ/SMJ-TR,
+         * PGB-TR). H200, 2026-11-22, W1's R side, pack, 16 bits: 2.833 ms
+         * against 3.145 for 384 x 15 (scatter passes 1.262 + 1.182 ms
+         * against 1.479 + 1.241; bench/join_part_notes.md).
+         * GJ_JOIN_PART_SHAPE=384x15 selects the other shape (A/B runs). */
         const char *e = getenv("GJ_JOIN_PART_SHAPE");
         if (!(e && strcmp(e, "384x15") == 0))
             return partition_run<PartCfg<768, 10, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
@@ -289,18 +299,6 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
     return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits);
 }
 
-int exclusive_sum(Job *j, const u64 *in, u64 *out, u64 n)
-{
-    int rc = GJ_OK;
-    size_t need = 0;
-    JCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, in, out, (int64_t)n, j->mem.s));
-    rc = tmp_ensure(j, need);
-    if (rc != GJ_OK) goto done;
-    need = j->tmp_bytes;
-    JCUDA(cub::DeviceScan::ExclusiveSum(j->tmp, need, in, out, (int64_t)n, j->mem.s));
-done:
-    return rc;
-}
 
 /* When PHJ partitions and matches on hashed keys (j->hash_keys; see
  * phj_skewed), the custom partition hashes as it reads, and CUB's sort

@@ -104,26 +104,6 @@ __global__ __launch_bounds__(THREADS) void minmax_kernel(const K *k, u64 n, u64 
     }
 }
 
-/* Partition starts of keys sorted by their low `bits` bits (the stable radix
- * order of the transform): start[p] = first row whose (key & mask) >= p, for
- * p in [0, P], so start[P] = n. One binary search per partition boundary
- * (log2 n dependent loads, the top levels shared in L2) instead of a pass
- * over all n keys: on the H200 that pass read the whole probe side again
- * (2^26 keys: about 0.1 ms) even when there is one partition. */
-template <typename K>
-__global__ void bounds_kernel(const K *k, u64 n, uint32_t mask, uint32_t P, uint32_t *start)
-{
-    for (u64 p = blockIdx.x * (u64)blockDim.x + threadIdx.x; p <= P; p += (u64)gridDim.x * blockDim.x) {
-        u64 lo = 0, hi = n;
-        while (lo < hi) {
-            const u64 mid = lo + (hi - lo) / 2;
-            if (((u64)__ldg(k + mid) & mask) < p) lo = mid + 1;
-            else hi = mid;
-        }
-        start[p] = (uint32_t)lo;
-    }
-}
-
 /* Work items of partition p: R chunks x S chunks (decomposition of oversized
  * partitions, for skew and duplicates). items[P] = 0 for the exclusive scan;
  * items[P + 1] (zeroed by the caller) receives the largest R chunk, so one
