@@ -489,6 +489,16 @@ static double onepass_slots(double budget, int kb, const double *accw, int nacc,
     return best;
 }
 
+/* Shared bytes of a k_pgb_many table of ts slots (operators/groupby_kernels.cuh
+ * pgb_many_layout): the keys, then each accumulator's ts values, 8-byte
+ * aligned. */
+static double pgb_many_bytes(double ts, int kb, const double *accw, int nacc)
+{
+    double b = ts * kb;
+    for (int j = 0; j < nacc; j++) b += ceil(ts * accw[j] / 8) * 8;
+    return b;
+}
+
 /* Expected longest of 32 lanes' linear-probing searches (probe steps) in
  * a table at load alpha: simulated (tables of 2^13 slots filled to alpha
  * with random keys, 32 keys drawn, 16000 warps each). */
@@ -684,12 +694,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * passes). */
         const int many = g > 2048;
         double ts = 8192; /* k_pgb_many's largest table: pgb_many_ts */
-        while (many && ts > 256) {
-            double b = ts * kb;
-            for (int j = 0; j < nacc; j++) b += ceil(ts * accw[j] / 8) * 8;
-            if (b <= 96 * 1024) break;
-            ts /= 2;
-        }
+        while (many && ts > 256 && pgb_many_bytes(ts, kb, accw, nacc) > 96 * 1024) ts /= 2;
         double parts = 1;
         int bits = 0;
         if (many) {
@@ -717,13 +722,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * rows is one piece and writes its groups straight to their output
          * rows; a larger one is cut, and its pieces merge through a global
          * table. */
-        double smem = 65536;
-        if (many) {
-            smem = ts * kb;
-            for (int j = 0; j < nacc; j++) smem += ceil(ts * accw[j] / 8) * 8;
-        } else if (kb == 8) {
-            smem = 81920;
-        }
+        const double smem = many ? pgb_many_bytes(ts, kb, accw, nacc) : kb == 8 ? 81920 : 65536;
         const double occ = fmax(1, fmin(3, floor(hw->l1_bytes / (smem + 1024))));
         const double T = fmax(4096, ceil(N / (fmax(hw->sm_count, 1) * occ * 4)));
         const double np = N / parts, cut = np > T;
