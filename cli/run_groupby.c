@@ -21,7 +21,7 @@
 typedef struct gb_opts {
     gj_workload w;
     int impl;            /* -1 auto */
-    int check, repeat, json, no_log, isfloat, groups_set;
+    int check, repeat, json, no_log, isfloat, groups_set, sparse;
     uint64_t seed, key_offset;
     const char *profile, *db, *file, *expect;
     double rtol;         /* --expect: relative tolerance of float aggregates */
@@ -35,7 +35,7 @@ static void help_run(void)
 {
     printf("usage: gjadvise run groupby [--rows N] [--groups G] [--aggs LIST] [--impl auto|NAME]\n"
            "                            [--key-bytes 4|8] [--payload-bytes 4|8] [--float] [--zipf Z]\n"
-           "                            [--key-offset X] [--sorted-output] [--check] [--repeat N]\n"
+           "                            [--key-offset X] [--sparse-keys] [--sorted-output] [--check] [--repeat N]\n"
            "                            [--seed S] [--profile NAME] [--db PATH] [--no-log] [--json]\n"
            "                            [--file F [--expect FILE [--rtol X]]]\n"
            "\n"
@@ -50,13 +50,16 @@ static void help_run(void)
            "  --file     the input, a column file (operators/COLUMNS.md: GJCOLS01 or CSV): column 0\n"
            "             the key, aggregate i reads column i+1 (count reads none); rows, widths and\n"
            "             types come from the file (--payload-bytes, --key-bytes: CSV widths), and the\n"
-           "             generator's flags (--rows, --float, --key-offset, --seed) are ignored.\n"
+           "             generator's flags (--rows, --float, --key-offset, --sparse-keys, --seed) are ignored.\n"
            "             --groups is then the optimizer's estimate the advisor plans with (default:\n"
            "             the file's distinct keys, counted on the CPU)\n"
            "  --expect   compare the result with an expected one, a column file of the key and one\n"
            "             column per aggregate (e.g. another engine's answer), matched by key: integer\n"
            "             columns exactly, float ones within --rtol (default 1e-9) relative, as the\n"
            "             order of float additions differs. Exit 7 on a difference, naming the group\n"
+           "  --key-offset  added to every key (8-byte keys with high bits set)\n"
+           "  --sparse-keys then every key through a bijective mixer (murmur3's finaliser): as many\n"
+           "             groups, spread over the key's whole width instead of 0..g-1\n"
            "  --repeat   timed runs, 1..1000 (default 7)\n"
            "\n"
            "examples:\n"
@@ -88,13 +91,13 @@ static int parse_pow(const char *s, uint64_t *out) { return gj_cli_parse_size(s,
 
 static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int bench)
 {
-    enum { O_ROWS = 1, O_GROUPS, O_AGGS, O_IMPL, O_KB, O_PB, O_FLOAT, O_ZIPF, O_KOFF, O_SORTED, O_CHECK,
+    enum { O_ROWS = 1, O_GROUPS, O_AGGS, O_IMPL, O_KB, O_PB, O_FLOAT, O_ZIPF, O_KOFF, O_SPARSE, O_SORTED, O_CHECK,
            O_REPEAT, O_SEED, O_PROFILE, O_DB, O_NOLOG, O_JSON, O_SWEEP, O_IMPLS, O_BG, O_FILE, O_EXPECT,
            O_RTOL, O_HELP };
     static const struct option lo[] = {
         {"rows", 1, 0, O_ROWS}, {"groups", 1, 0, O_GROUPS}, {"aggs", 1, 0, O_AGGS}, {"impl", 1, 0, O_IMPL},
         {"key-bytes", 1, 0, O_KB}, {"payload-bytes", 1, 0, O_PB}, {"float", 0, 0, O_FLOAT},
-        {"zipf", 1, 0, O_ZIPF}, {"key-offset", 1, 0, O_KOFF}, {"sorted-output", 0, 0, O_SORTED},
+        {"zipf", 1, 0, O_ZIPF}, {"key-offset", 1, 0, O_KOFF}, {"sparse-keys", 0, 0, O_SPARSE}, {"sorted-output", 0, 0, O_SORTED},
         {"check", 0, 0, O_CHECK}, {"repeat", 1, 0, O_REPEAT}, {"seed", 1, 0, O_SEED},
         {"profile", 1, 0, O_PROFILE}, {"db", 1, 0, O_DB}, {"no-log", 0, 0, O_NOLOG}, {"json", 0, 0, O_JSON},
         {"sweep", 1, 0, O_SWEEP}, {"impls", 1, 0, O_IMPLS}, {"bg", 1, 0, O_BG}, {"file", 1, 0, O_FILE},
@@ -132,6 +135,7 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
         case O_FLOAT: o->isfloat = 1; break;
         case O_ZIPF: if (gj_cli_parse_double(v, &o->w.zipf) || o->w.zipf < 0 || o->w.zipf > 10) return gj_cli_bad(cmd, "--zipf", v, "0..10"); break;
         case O_KOFF: if (gj_cli_parse_size(v, UINT64_MAX, &o->key_offset)) return gj_cli_bad(cmd, "--key-offset", v, "an unsigned integer"); break;
+        case O_SPARSE: o->sparse = 1; break;
         case O_SORTED: o->w.sorted_output = 1; break;
         case O_CHECK: o->check = 1; break;
         case O_REPEAT: if (gj_cli_parse_int(v, 1, 1000, &l)) return gj_cli_bad(cmd, "--repeat", v, "1..1000"); o->repeat = (int)l; break;
@@ -205,12 +209,12 @@ typedef struct gb_input {
 static void input_free(gb_input *in) { gj_dtable_free(&in->t); }
 
 /* Paper 000 Sec. 5.2.1's input (gj_groupby_generate: the one validate and
- * bench use too), keys shifted by --key-offset. */
+ * bench use too), keys shifted by --key-offset and mixed by --sparse-keys. */
 static int input_make(const gb_opts *o, const gj_workload *w, gb_input *in, gj_ctx *ctx)
 {
     int rc = gj_groupby_generate(w, o->seed, o->isfloat, &in->t, ctx);
-    if (rc == GJ_OK && o->key_offset &&
-        (rc = gj_gen_offset_keys(in->t.key.data, w->key_bytes, w->rows, o->key_offset, NULL, ctx)) == GJ_OK &&
+    if (rc == GJ_OK && (o->key_offset || o->sparse) &&
+        (rc = gj_gen_offset_keys(in->t.key.data, w->key_bytes, w->rows, o->key_offset, o->sparse, NULL, ctx)) == GJ_OK &&
         cudaDeviceSynchronize() != cudaSuccess)
         rc = gj_seterr(ctx, GJ_ERR_CUDA, "shifting the keys failed");
     if (rc) input_free(in);

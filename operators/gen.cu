@@ -5,6 +5,7 @@ extern "C" {
 }
 #include "operators/common.cuh"
 #include "operators/gen.h"
+#include "operators/hash.cuh"
 
 #include <math.h>
 
@@ -165,11 +166,13 @@ __global__ void float_values_kernel(F *out, uint64_t n, uint64_t seed)
 }
 
 template <typename T>
-__global__ void offset_kernel(T *k, uint64_t n, uint64_t off)
+__global__ void offset_kernel(T *k, uint64_t n, uint64_t off, int mix)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
-         i += (uint64_t)gridDim.x * blockDim.x)
-        k[i] = (T)(k[i] + (T)off);
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        const T v = (T)(k[i] + (T)off);
+        k[i] = mix ? gjh::hash_key(v) : v;
+    }
 }
 
 template <typename T>
@@ -283,12 +286,12 @@ done:
     return rc;
 }
 
-extern "C" int gj_gen_offset_keys(void *d_keys, int width, uint64_t n, uint64_t offset,
+extern "C" int gj_gen_offset_keys(void *d_keys, int width, uint64_t n, uint64_t offset, int mix,
                                   cudaStream_t s, gj_ctx *ctx)
 {
     int rc = check(width, n, d_keys, ctx);
     if (rc != GJ_OK || n == 0) goto done;
-    GJ_GEN_LAUNCH(offset_kernel, d_keys, n, offset);
+    GJ_GEN_LAUNCH(offset_kernel, d_keys, n, offset, mix);
 done:
     return rc;
 }

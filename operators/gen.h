@@ -49,8 +49,10 @@ int gj_gen_values(void *d_col, int width, gj_dtype type, uint64_t n, uint64_t se
                   cudaStream_t s, gj_ctx *ctx);
 
 /* In place: k -> k + offset (wrapping modulo 2^(8 width)), e.g. to give 8-byte
- * keys high bits. Applying the same offset to both join sides keeps matches. */
-int gj_gen_offset_keys(void *d_keys, int width, uint64_t n, uint64_t offset,
+ * keys high bits. Applying the same offset to both join sides keeps matches.
+ * mix: then through murmur3's finaliser (operators/hash.cuh), a bijection:
+ * as many distinct keys, spread over the whole width instead of a range. */
+int gj_gen_offset_keys(void *d_keys, int width, uint64_t n, uint64_t offset, int mix,
                        cudaStream_t s, gj_ctx *ctx);
 
 /* In place, for the match ratio of paper 000 Sec. 5.1.6 ("replacing a

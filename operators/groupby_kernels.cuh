@@ -404,18 +404,25 @@ template <typename K> __device__ __forceinline__ void op_loadk(const K *p, uint6
     for (int i = 0; i < 4; i++) v[i] = (K)t[i];
 }
 
-/* Find or claim k's slot in a block's table (GB_EMPTY: table full). */
+/* A key's home slot in a block's table of 2^(64 - sh) slots: Fibonacci
+ * hashing (the multiply's top bits), as k_pgb_many's tables. Dense keys
+ * land on distinct slots; a miss on the first probe costs a warp a pass of
+ * the probe loop, whichever lane it was (measured in ncu, 2^11 groups with
+ * murmur's mixer: 118 warp instructions a row, 3 passes of the loop per
+ * row at 12 lanes). */
+template <typename K> __device__ __forceinline__ uint32_t op_home(K k, int sh)
+{
+    return (uint32_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> sh);
+}
+
+/* Find or claim k's slot in a block's table from slot h on, when the home
+ * slot held another key (GB_EMPTY: table full). */
 template <typename K>
-__device__ __forceinline__ uint32_t op_find(K *tkey, unsigned ts, K k, uint32_t *count, uint32_t limit, int *bovf,
-                                            int *sent_used)
+__device__ __forceinline__ uint32_t op_find_from(K *tkey, unsigned ts, K k, uint32_t h, uint32_t *count,
+                                                 uint32_t limit, int *bovf)
 {
     const K EMPTYK = (K)~(K)0;
-    if (k == EMPTYK) {
-        *(volatile int *)sent_used = 1;
-        return ts;
-    }
     const unsigned mask = ts - 1;
-    uint32_t h = (uint32_t)fmix(k) & mask;
     for (unsigned p = 0; p < ts; p++) {
         K cur = ((volatile K *)tkey)[h];
         if (cur == k) return h;
@@ -508,18 +515,38 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
     const uint64_t t0 = (uint64_t)threadIdx.x * IT;
     unsigned iter = 0;
     /* a block stops at its own overflow, and every 16 tiles looks whether
-     * another block overflowed */
+     * another block overflowed; a warp stops as one (the __syncwarp after
+     * the probes needs every lane) */
     auto stop = [&]() {
         int f = *(volatile int *)&bovf;
         if ((iter++ & 15) == 15) f |= *(volatile int *)gt.overflow;
-        return f;
+        return __any_sync(0xffffffffu, f);
     };
+    /* The rows' slots: every row's home slot first (four independent
+     * shared loads), then the probe loop for the rows whose home held
+     * another key or was empty. The key equal to the empty marker has
+     * slot TS. */
+    const int sh = 64 - (31 - __clz((int)TS));
     auto finds = [&](const K k[IT], uint64_t r0, uint32_t sl[IT]) {
+        uint32_t h[IT];
 #pragma unroll
         for (int i = 0; i < IT; i++) {
-            sl[i] = r0 + i < a.n ? op_find(tkey, TS, k[i], &count, a.limit, &bovf, &sent_used) : GB_EMPTY;
-            if (sl[i] != GB_EMPTY) sl[i] = (sl[i] << a.rlog) | copy;
+            h[i] = op_home(k[i], sh);
+            sl[i] = GB_EMPTY;
+            if (r0 + i < a.n && k[i] != EMPTYK && ((volatile K *)tkey)[h[i]] == k[i]) sl[i] = h[i];
         }
+#pragma unroll
+        for (int i = 0; i < IT; i++)
+            if (sl[i] == GB_EMPTY && r0 + i < a.n) {
+                if (k[i] == EMPTYK) {
+                    *(volatile int *)&sent_used = 1;
+                    sl[i] = TS;
+                } else
+                    sl[i] = op_find_from(tkey, TS, k[i], h[i], &count, a.limit, &bovf);
+            }
+#pragma unroll
+        for (int i = 0; i < IT; i++)
+            if (sl[i] != GB_EMPTY) sl[i] = (sl[i] << a.rlog) | copy;
     };
     if (NARROW) {
         const int n0 = s.n, kd0 = n0 > 0 ? narrow_kind(s, 0) : 0, kd1 = n0 > 1 ? narrow_kind(s, 1) : 0;
@@ -534,7 +561,7 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
             if (src1) op_load32(src1, base + t0, a.n, full, bc);
         }
         for (; base < a.n; base += stride) {
-            if (stop()) break; /* block-uniform enough: no barrier inside */
+            if (stop()) break; /* no barrier inside */
             /* next tile in flight while this one aggregates */
             const uint64_t nb = base + stride;
             K kn[IT];
@@ -547,6 +574,7 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
             }
             uint32_t sl[IT];
             finds(kc, base + t0, sl);
+            __syncwarp(); /* probe lengths differ by lane: combine as one warp */
             if (n0 > 0) narrow_agg(s, 0, kd0, smem + soff[0], sl, ac);
             if (n0 > 1) narrow_agg(s, 1, kd1, smem + soff[1], sl, bc);
 #pragma unroll
@@ -564,6 +592,7 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
             for (int i = 0; i < IT; i++) k[i] = (K)kr[i];
             uint32_t sl[IT];
             finds(k, r0, sl);
+            __syncwarp();
             for (int j = 0; j < s.n; j++) {
                 uint64_t v[IT] = {0, 0, 0, 0};
                 if (s.src[j]) op_load(s.src[j], s.pw[j], r0, a.n, full, v);
@@ -1031,7 +1060,7 @@ template <typename K>
 __device__ __forceinline__ uint32_t pgb_slot(K *tkey, uint32_t tmask, int sh, K k)
 {
     const K empty = ~(K)0;
-    uint32_t sl = (uint32_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> sh), r = GB_EMPTY;
+    uint32_t sl = op_home(k, sh), r = GB_EMPTY;
     if (k != empty)
         for (int p = 0; p < PGB_MAXP; p++) {
             K t = ((volatile K *)tkey)[sl];

@@ -107,8 +107,8 @@ extern "C" int gj_join_generate(const gj_workload *w, uint64_t seed, uint64_t ke
             goto done;
     }
     if (key_offset) {
-        if ((rc = gj_gen_offset_keys(r->key.data, kb, nr, key_offset, 0, ctx)) != GJ_OK) goto done;
-        if ((rc = gj_gen_offset_keys(s->key.data, kb, ns, key_offset, 0, ctx)) != GJ_OK) goto done;
+        if ((rc = gj_gen_offset_keys(r->key.data, kb, nr, key_offset, 0, 0, ctx)) != GJ_OK) goto done;
+        if ((rc = gj_gen_offset_keys(s->key.data, kb, ns, key_offset, 0, 0, ctx)) != GJ_OK) goto done;
     }
     for (int c = 0; c < w->r_payloads; c++)
         if ((rc = gj_gen_values(r->payload[c].data, pb, GJ_DT_INT, nr, seed + 100 + c, 0, ctx)) != GJ_OK)

@@ -143,7 +143,7 @@ static void test_offset_and_mismatch(void **state)
     assert_int_equal(cudaMalloc(&d, n * 8), cudaSuccess);
     assert_int_equal(gj_gen_shuffled_keys(d, 8, n, 3, 0, NULL), GJ_OK);
     assert_int_equal(gj_gen_mismatch_keys(d, 8, n, keep, 0, NULL), GJ_OK);
-    assert_int_equal(gj_gen_offset_keys(d, 8, n, 0xF000000000000000ULL, 0, NULL), GJ_OK);
+    assert_int_equal(gj_gen_offset_keys(d, 8, n, 0xF000000000000000ULL, 0, 0, NULL), GJ_OK);
     uint64_t *h = fetch(d, 8, n), below = 0;
     for (uint64_t i = 0; i < n; i++) {
         uint64_t k = h[i] - 0xF000000000000000ULL;

@@ -88,7 +88,20 @@ typedef struct gcase {
     int pw[GJ_MAX_AGGS];
     gj_dtype pt[GJ_MAX_AGGS];
     int sorted;
+    int sparse;           /* keys then through murmur3's finaliser:
+                             no dense range for a hash to spread    */
 } gcase;
+
+static uint64_t mix_key(uint64_t k, int kw)
+{
+    if (kw == 4) {
+        uint32_t h = (uint32_t)k;
+        h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16;
+        return h;
+    }
+    k ^= k >> 33; k *= 0xff51afd7ed558ccdull; k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ull; k ^= k >> 33;
+    return k;
+}
 
 static void make_keys(const gcase *c, void *keys)
 {
@@ -109,6 +122,7 @@ static void make_keys(const gcase *c, void *keys)
             k = (lo * 2654435761ull) % c->g; /* hot ranks spread over the key range */
         } else k = rnd() % c->g;
         k += c->key_offset;
+        if (c->sparse) k = mix_key(c->kw == 4 ? (uint32_t)k : k, c->kw);
         if (c->kw == 4) ((uint32_t *)keys)[i] = (uint32_t)k; else ((uint64_t *)keys)[i] = k;
     }
     if (c->perm) /* shuffle */
@@ -260,18 +274,20 @@ static const gj_impl IMPLS[] = {GJ_IMPL_HGB, GJ_IMPL_SGB_UR, GJ_IMPL_SGB_TR, GJ_
     {GJ_DT_FLOAT, GJ_DT_FLOAT, GJ_DT_FLOAT, GJ_DT_INT, GJ_DT_FLOAT}
 
 static const gcase CASES[] = {
-    {"rows=0", 0, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0},
-    {"rows=1", 1, 1, 1, 4, 0, 0, 0, 5, ALL5, 0},
-    {"g=1", 100000, 1, 1, 4, 0, 0, 0, 5, ALL5, 0},
-    {"g=|R| perm", 70001, 70001, 70001, 4, 0, 0, 1, 2, MAXMAX, 0},
-    {"uniform g=100 all aggs", 200003, 100, 100, 4, 0, 0, 0, 5, ALL5, 0},
-    {"uniform g=5000 floats sorted", 300000, 5000, 5000, 4, 0, 0, 0, 5, FLT5, 1},
-    {"uniform g=150000 (PGB partitions)", 400000, 150000, 150000, 4, 0, 0, 0, 2, MAXMAX, 0},
-    {"zipf 1.5 g=4096", 250000, 4096, 4096, 4, 0, 1.5, 0, 5, ALL5, 0},
-    {"8-byte keys high bits g=3000", 120000, 3000, 3000, 8, 0xFFFF000000000000ull, 0, 0, 5, ALL5, 1},
-    {"8-byte keys g=|R|", 50000, 50000, 50000, 8, 0xABCD000000000000ull, 0, 1, 2, MAXMAX, 0},
-    {"hint 1, real 60000", 200000, 60000, 1, 4, 0, 0, 0, 2, MAXMAX, 0},
-    {"odd size 3*4096+1 g=700", 3 * 4096 + 1, 700, 700, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"rows=0", 0, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"rows=1", 1, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0},
+    {"g=1", 100000, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0},
+    {"g=|R| perm", 70001, 70001, 70001, 4, 0, 0, 1, 2, MAXMAX, 0, 0},
+    {"uniform g=100 all aggs", 200003, 100, 100, 4, 0, 0, 0, 5, ALL5, 0, 0},
+    {"uniform g=5000 floats sorted", 300000, 5000, 5000, 4, 0, 0, 0, 5, FLT5, 1, 0},
+    {"uniform g=150000 (PGB partitions)", 400000, 150000, 150000, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"zipf 1.5 g=4096", 250000, 4096, 4096, 4, 0, 1.5, 0, 5, ALL5, 0, 0},
+    {"8-byte keys high bits g=3000", 120000, 3000, 3000, 8, 0xFFFF000000000000ull, 0, 0, 5, ALL5, 1, 0},
+    {"8-byte keys g=|R|", 50000, 50000, 50000, 8, 0xABCD000000000000ull, 0, 1, 2, MAXMAX, 0, 0},
+    {"hint 1, real 60000", 200000, 60000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"odd size 3*4096+1 g=700", 3 * 4096 + 1, 700, 700, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"sparse keys g=5000 all aggs", 300000, 5000, 5000, 4, 0, 0, 0, 5, ALL5, 0, 1},
+    {"sparse 8-byte keys g=150000", 400000, 150000, 150000, 8, 0, 0, 0, 2, MAXMAX, 1, 1},
 };
 #define NCASE ((int)(sizeof CASES / sizeof CASES[0]))
 
@@ -298,24 +314,29 @@ static void test_all_impls(void **state)
  * the table's empty marker, hints too small (a block's table overflows, or
  * the merged table does: both fall back to Algorithm 1), tails. */
 static const gcase ONEPASS[] = {
-    {"one key, max,max (redux)", 100000, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0},
-    {"3 keys, all aggs (shuffles)", 100003, 3, 3, 4, 0, 0, 0, 5, ALL5, 0},
-    {"20 keys, floats, sorted", 100000, 20, 20, 4, 0, 0, 0, 5, FLT5, 1},
-    {"200 keys, all aggs (per-lane)", 150001, 200, 200, 4, 0, 0, 0, 5, ALL5, 0},
-    {"g=4096 (2 blocks/SM)", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0},
-    {"g=4097 (1 block/SM)", 400000, 4097, 4097, 4, 0, 0, 0, 2, MAXMAX, 0},
-    {"g=8192 (1 block/SM, last)", 600000, 8192, 8192, 4, 0, 0, 0, 2, MAXMAX, 0},
-    {"g=8193 (Algorithm 1)", 600000, 8193, 8193, 4, 0, 0, 0, 2, MAXMAX, 0},
-    {"8-byte g=4096", 400000, 4096, 4096, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0},
-    {"8-byte g=4097", 400000, 4097, 4097, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0},
-    {"keys up to 2^32-1", 100000, 5, 5, 4, 0xFFFFFFFBull, 0, 0, 5, ALL5, 0},
-    {"8-byte keys up to 2^64-1", 100000, 16, 16, 8, 0xFFFFFFFFFFFFFFF0ull, 0, 0, 2, MAXMAX, 0},
-    {"zipf 1.5 g=64", 200000, 64, 64, 4, 0, 1.5, 0, 5, ALL5, 0},
-    {"hint 1, real 5000 (fits)", 300000, 5000, 1, 4, 0, 0, 0, 2, MAXMAX, 0},
-    {"hint 1, real 150000 (merge overflows)", 400000, 150000, 1, 4, 0, 0, 0, 2, MAXMAX, 0},
-    {"hint 1, real 50000 (block overflows)", 2000000, 50000, 1, 4, 0, 0, 0, 2, MAXMAX, 0},
-    {"rows=4095", 4095, 7, 7, 4, 0, 0, 0, 2, MAXMAX, 0},
-    {"rows=4097 8-byte", 4097, 7, 7, 8, 0, 0, 0, 5, ALL5, 0},
+    {"one key, max,max (redux)", 100000, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"3 keys, all aggs (shuffles)", 100003, 3, 3, 4, 0, 0, 0, 5, ALL5, 0, 0},
+    {"20 keys, floats, sorted", 100000, 20, 20, 4, 0, 0, 0, 5, FLT5, 1, 0},
+    {"200 keys, all aggs (per-lane)", 150001, 200, 200, 4, 0, 0, 0, 5, ALL5, 0, 0},
+    {"g=4096 (2 blocks/SM)", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"g=4097 (1 block/SM)", 400000, 4097, 4097, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"g=8192 (1 block/SM, last)", 600000, 8192, 8192, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"g=8193 (Algorithm 1)", 600000, 8193, 8193, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"8-byte g=4096", 400000, 4096, 4096, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0},
+    {"8-byte g=4097", 400000, 4097, 4097, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0},
+    {"keys up to 2^32-1", 100000, 5, 5, 4, 0xFFFFFFFBull, 0, 0, 5, ALL5, 0, 0},
+    {"8-byte keys up to 2^64-1", 100000, 16, 16, 8, 0xFFFFFFFFFFFFFFF0ull, 0, 0, 2, MAXMAX, 0, 0},
+    {"zipf 1.5 g=64", 200000, 64, 64, 4, 0, 1.5, 0, 5, ALL5, 0, 0},
+    {"hint 1, real 5000 (fits)", 300000, 5000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"hint 1, real 150000 (merge overflows)", 400000, 150000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"hint 1, real 50000 (block overflows)", 2000000, 50000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"rows=4095", 4095, 7, 7, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"rows=4097 8-byte", 4097, 7, 7, 8, 0, 0, 0, 5, ALL5, 0, 0},
+    /* keys spread over the width: the home slots collide as for random keys */
+    {"sparse g=4096", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0, 1},
+    {"sparse g=8192, all aggs", 600000, 8192, 8192, 4, 0, 0, 0, 5, ALL5, 0, 1},
+    {"sparse 8-byte g=4096", 400000, 4096, 4096, 8, 0, 0, 0, 2, MAXMAX, 0, 1},
+    {"sparse zipf 1.5 g=3000", 300000, 3000, 3000, 4, 0, 1.5, 0, 2, MAXMAX, 0, 1},
 };
 #define NONEPASS ((int)(sizeof ONEPASS / sizeof ONEPASS[0]))
 
@@ -342,18 +363,18 @@ static void test_hgb_onepass(void **state)
  * bit count), CUB's sort at every bit count, and k_pgb_many with tables of
  * at most 256 slots (GJ_PGB_TS: up to 2^16 partitions, two passes). */
 static const gcase PGB[] = {
-    {"g=|R|=2^21 max,max (9 bits: two passes)", 1 << 21, 1 << 21, 1 << 21, 4, 0, 0, 1, 2, MAXMAX, 0},
-    {"g=2^20 all aggs (pairs, 8-byte, 11 bits)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 0, 0, 5, ALL5, 0},
-    {"g=300000 floats, lone 4-byte column, sorted", 1500000, 300000, 300000, 4, 0, 0, 0, 5, FLT5, 1},
-    {"8-byte keys high bits g=2^20", 1 << 21, 1 << 20, 1 << 20, 8, 0xF0F0000000000000ull, 0, 0, 2, MAXMAX, 0},
-    {"zipf 1.5 g=2^20 (hot partitions)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 1.5, 0, 5, ALL5, 0},
-    {"g=4500 (1 or 2 bits)", 700000, 4500, 4500, 4, 0, 0, 0, 2, MAXMAX, 0},
+    {"g=|R|=2^21 max,max (9 bits: two passes)", 1 << 21, 1 << 21, 1 << 21, 4, 0, 0, 1, 2, MAXMAX, 0, 0},
+    {"g=2^20 all aggs (pairs, 8-byte, 11 bits)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 0, 0, 5, ALL5, 0, 0},
+    {"g=300000 floats, lone 4-byte column, sorted", 1500000, 300000, 300000, 4, 0, 0, 0, 5, FLT5, 1, 0},
+    {"8-byte keys high bits g=2^20", 1 << 21, 1 << 20, 1 << 20, 8, 0xF0F0000000000000ull, 0, 0, 2, MAXMAX, 0, 0},
+    {"zipf 1.5 g=2^20 (hot partitions)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 1.5, 0, 5, ALL5, 0, 0},
+    {"g=4500 (1 or 2 bits)", 700000, 4500, 4500, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
     /* k_pgb_many: the key whose hash is its empty pattern (fmix32(0x331da083)
      * = 2^32-1, fmix64(0x89a5850e63c5f8aa) = 2^64-1) aggregates globally */
-    {"key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x331da083ull - 2000, 0, 0, 5, ALL5, 0},
-    {"8-byte key hashing to all ones, g=3000", 500000, 3000, 3000, 8, 0x89a5850e63c5f8aaull - 1000, 0, 0, 2, MAXMAX, 1},
+    {"key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x331da083ull - 2000, 0, 0, 5, ALL5, 0, 0},
+    {"8-byte key hashing to all ones, g=3000", 500000, 3000, 3000, 8, 0x89a5850e63c5f8aaull - 1000, 0, 0, 2, MAXMAX, 1, 0},
     /* a hint 60x too small: tables fill, keys past the probe bound go global */
-    {"hint 3000, real 200000", 1500000, 200000, 3000, 4, 0, 0, 0, 5, ALL5, 0},
+    {"hint 3000, real 200000", 1500000, 200000, 3000, 4, 0, 0, 0, 5, ALL5, 0, 0},
 };
 #define NPGB ((int)(sizeof PGB / sizeof PGB[0]))
 
@@ -384,7 +405,7 @@ static void test_sort_only_aggs(void **state)
     if (!have_gpu()) skip();
     gcase c = {"median+countd", 100000, 777, 777, 4, 0, 0, 0, 4,
                {GJ_AGG_MEDIAN, GJ_AGG_COUNT_DISTINCT, GJ_AGG_MEDIAN, GJ_AGG_SUM},
-               {4, 4, 8, 4}, {GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT}, 0};
+               {4, 4, 8, 4}, {GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT}, 0, 0};
     gcase c8 = c;
     c8.kw = 8;
     c8.key_offset = 0xFFFFFFFF00000000ull;
