@@ -77,7 +77,7 @@ enum kind {
     K_SEQ_READ, K_SEQ_WRITE, K_SEQ_COPY,
     K_RAND, K_RAND_L2, K_ULINES,
     K_L1, K_L1_RAND, K_L2, K_L2_RAND,
-    K_HIST, K_PART, K_SORT,
+    K_HIST, K_PART, K_PART_OWN, K_SORT,
     K_ATOM_G, K_ATOM_S,
     K_HT_BUILD_L2, K_HT_PROBE_L2, K_HT_BUILD_HBM, K_HT_PROBE_HBM,
     K_LAUNCH, K_MALLOC, K_HOSTCOPY,
@@ -110,6 +110,7 @@ static const item_def items[] = {
     {"bw_part_k4v4", K_PART, 4, 4},
     {"bw_part_k4v8", K_PART, 4, 8},
     {"bw_part_k8v8", K_PART, 8, 8},
+    {"bw_part_pair", K_PART_OWN, 4, 8},
     {"sort_k32", K_SORT, 4, 4},
     {"sort_k64", K_SORT, 8, 4},
     {"atom_g_t1", K_ATOM_G, 1, 0},
@@ -199,21 +200,24 @@ static int measure(cal_state *s, const item_def *d, double *vals, gj_ctx *ctx)
         if (rc == GJ_OK) rates(ms, R, work, 1e-9, vals);
         break;
     case K_HIST:
-    case K_PART: {
-        const int k = d->a, v = d->b;
-        rc = gj_calk_sort(k, v, 8, s->n_sort, W, R, ms, &work, ctx);
-        if (rc == GJ_OK) rc = gj_calk_sort(k, v, 16, s->n_sort, W, R, ms2, &work2, ctx);
+    case K_PART:
+    case K_PART_OWN: {
+        /* 16 bits less 8: one pass (CUB's, or the operators' own with its
+         * histogram); 8 bits less that pass: CUB's histogram */
+        const int k = d->a, v = d->b, own = d->kind == K_PART_OWN;
+        rc = gj_calk_sort(k, v, 8, s->n_sort, own, W, R, ms, &work, ctx);
+        if (rc == GJ_OK) rc = gj_calk_sort(k, v, 16, s->n_sort, own, W, R, ms2, &work2, ctx);
         if (rc != GJ_OK) break;
         for (int i = 0; i < R; i++) {
             double pass = ms2[i] - ms[i], hist = ms[i] - pass;
-            double t = d->kind == K_PART ? pass : hist;
-            double bytes = d->kind == K_PART ? 2.0 * (k + v) * work : (double)k * work;
+            double t = d->kind == K_HIST ? hist : pass;
+            double bytes = d->kind == K_HIST ? (double)k * work : 2.0 * (k + v) * work;
             vals[i] = t > 0 ? bytes / (t / 1e3) * 1e-9 : 0;
         }
         break;
     }
     case K_SORT:
-        rc = gj_calk_sort(d->a, d->b, 8 * d->a, s->n_sort, W, R, ms, &work, ctx);
+        rc = gj_calk_sort(d->a, d->b, 8 * d->a, s->n_sort, 0, W, R, ms, &work, ctx);
         if (rc == GJ_OK) rates(ms, R, work, 1e-9, vals);
         break;
     case K_ATOM_G:
@@ -402,7 +406,7 @@ int gj_calibrate_run(const gj_calib_opts *o, gj_profile **out, gj_calib_report *
     gj_now_iso(created, sizeof created);
     snprintf(notes, sizeof notes,
              "%s run, %d reps, spread=IQR/median (re-run above %.0f%%); B_G=copy rd+wr; gather n=2^%d; "
-             "B_R=4n/(t_unc-t_clu+4n/B_G); part pass=t16-t8 bits CUB n=2^%d",
+             "B_R=4n/(t_unc-t_clu+4n/B_G); part pass=t16-t8 bits CUB (pair: own partition) n=2^%d",
              o->quick ? "quick" : "full", s.reps, limit * 100, (int)log2((double)s.n_gather),
              (int)log2((double)s.n_sort));
     if ((rc = gj_profile_set_device(p, &s.dev)) != GJ_OK ||

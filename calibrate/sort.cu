@@ -2,9 +2,12 @@
  * bit range. One 8-bit range is the histogram pass plus one RADIX-PARTITION
  * pass; 16 bits adds a second pass; the orchestrator (calibrate.c) takes
  * the difference. Four instantiations only: (k32,v32), (k32,v64),
- * (k64,v64), (k64,v32). */
+ * (k64,v64), (k64,v32). The same over the operators' own partition
+ * (gj_join_partition, a histogram and a scatter a pass), which the GFTR
+ * joins and PGB-TR run on 4-byte keys with packed pairs. */
 #include "calibrate/calibrate.h"
 #include "operators/common.cuh"
+#include "operators/join_partition.h"
 
 #include <cub/device/device_radix_sort.cuh>
 
@@ -51,7 +54,7 @@ __global__ void k_sort_check(const K *k, const V *v, uint64_t n, int end_bit, ui
 }
 
 template <typename K, typename V>
-int sort_bench(int end_bit, uint64_t n, int warmup, int reps, double *ms, gj_ctx *ctx)
+int sort_bench(int end_bit, uint64_t n, bool own, int warmup, int reps, double *ms, gj_ctx *ctx)
 {
     int rc = GJ_OK;
     gj_arena ar = {};
@@ -88,8 +91,16 @@ int sort_bench(int end_bit, uint64_t n, int warmup, int reps, double *ms, gj_ctx
         cub::DoubleBuffer<K> kb(k0, k1);
         cub::DoubleBuffer<V> vb(v0, v1);
         GJ_CUDA(cudaEventRecord(ea));
-        GJ_CUDA(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, kb, vb, (int64_t)n, 0, end_bit));
-        GJ_LAUNCHED();
+        if (own) {
+            if ((rc = gj_join_partition((int)sizeof(K), k0, k1, sizeof(V) == 4 ? GJ_PART_COPY4 : GJ_PART_COPY8, v0,
+                                        NULL, v1, n, end_bit, 0, NULL, ctx)) != GJ_OK)
+                goto done;
+            kb = cub::DoubleBuffer<K>(k1, k0);
+            vb = cub::DoubleBuffer<V>(v1, v0);
+        } else {
+            GJ_CUDA(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, kb, vb, (int64_t)n, 0, end_bit));
+            GJ_LAUNCHED();
+        }
         GJ_CUDA(cudaEventRecord(eb));
         GJ_CUDA(cudaEventSynchronize(eb));
         float f = 0;
@@ -113,20 +124,22 @@ done:
 
 } /* namespace */
 
-extern "C" int gj_calk_sort(int key_bytes, int val_bytes, int end_bit, uint64_t n, int warmup, int reps,
+extern "C" int gj_calk_sort(int key_bytes, int val_bytes, int end_bit, uint64_t n, int own, int warmup, int reps,
                             double *ms, double *work, gj_ctx *ctx)
 {
     int rc = GJ_OK;
     if (warmup < 0 || reps < 1 || !ms || !work || n < 1 || n > (1ull << 31) ||
         (key_bytes != 4 && key_bytes != 8) || (val_bytes != 4 && val_bytes != 8) || end_bit < 1 ||
-        end_bit > 8 * key_bytes)
+        end_bit > (own ? 16 : 8 * key_bytes))
         return gj_seterr(ctx, GJ_ERR_INVALID, "sort: key_bytes=%d val_bytes=%d end_bit=%d n=%llu: "
-                         "allowed widths 4 or 8, 1 <= end_bit <= key bits, 1 <= n <= 2^31",
+                         "allowed widths 4 or 8, 1 <= end_bit <= key bits (16 for the own partition), "
+                         "1 <= n <= 2^31",
                          key_bytes, val_bytes, end_bit, (unsigned long long)n);
-    if (key_bytes == 4 && val_bytes == 4) rc = sort_bench<uint32_t, uint32_t>(end_bit, n, warmup, reps, ms, ctx);
-    else if (key_bytes == 4) rc = sort_bench<uint32_t, uint64_t>(end_bit, n, warmup, reps, ms, ctx);
-    else if (val_bytes == 8) rc = sort_bench<uint64_t, uint64_t>(end_bit, n, warmup, reps, ms, ctx);
-    else rc = sort_bench<uint64_t, uint32_t>(end_bit, n, warmup, reps, ms, ctx);
+    const bool o = own != 0;
+    if (key_bytes == 4 && val_bytes == 4) rc = sort_bench<uint32_t, uint32_t>(end_bit, n, o, warmup, reps, ms, ctx);
+    else if (key_bytes == 4) rc = sort_bench<uint32_t, uint64_t>(end_bit, n, o, warmup, reps, ms, ctx);
+    else if (val_bytes == 8) rc = sort_bench<uint64_t, uint64_t>(end_bit, n, o, warmup, reps, ms, ctx);
+    else rc = sort_bench<uint64_t, uint32_t>(end_bit, n, o, warmup, reps, ms, ctx);
     if (rc == GJ_OK) *work = (double)n;
     return rc;
 }

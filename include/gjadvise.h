@@ -94,6 +94,10 @@ typedef struct gj_hw {
     double bw_part_k4v4;  /* one 8-bit RADIX-PARTITION pass, GB/s of bytes   */
     double bw_part_k4v8;  /*   read + written, for key/value widths 4/4,    */
     double bw_part_k8v8;  /*   4/8 and 8/8                                   */
+    double bw_part_pair;  /* one 8-bit pass of the operators' own partition
+                             (its histogram included), 4-byte keys with
+                             packed 8-byte pairs: GFTR, PGB-TR; GB/s of
+                             pair bytes read + written                      */
     double sort_k32;      /* full radix sort, 4-byte keys + 4-byte values, G pairs/s */
     double sort_k64;      /* full radix sort, 8-byte keys + 4-byte values, G pairs/s */
     /* atomics, G updates/s over the device, by number of distinct targets */

@@ -22,5 +22,9 @@ const gj_impl *gj_impls_of(gj_op op, int *n);
 int gj_impl_supports_aggs(gj_impl impl, const gj_workload *w);
 /* 1 if impl's output is ordered by key without an extra sort. */
 int gj_impl_sorts_output(gj_impl impl);
+/* bw_part_pair where it was not measured (a profile calibrated before it
+ * existed, or derived): CUB's 4/8 pass, the keys read once more for the
+ * own pass's histogram. */
+static inline double gj_part_pair_default(const gj_hw *h) { return h->bw_part_k4v8 * 24 / 28; }
 
 #endif

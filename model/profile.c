@@ -32,6 +32,7 @@ static const gj_param_info params[] = {
     P(bw_part_k4v4, "GB/s", "one 8-bit RADIX-PARTITION pass, 4-byte keys/4-byte values, bytes read + written"),
     P(bw_part_k4v8, "GB/s", "one 8-bit RADIX-PARTITION pass, 4-byte keys/8-byte values"),
     P(bw_part_k8v8, "GB/s", "one 8-bit RADIX-PARTITION pass, 8-byte keys/8-byte values"),
+    P(bw_part_pair, "GB/s", "one 8-bit pass of the operators' own partition, histogram included, 4-byte keys/packed 8-byte pairs"),
     P(sort_k32, "Gpair/s", "full radix sort, 4-byte keys with 4-byte values"),
     P(sort_k64, "Gpair/s", "full radix sort, 8-byte keys with 4-byte values"),
     P(atom_g_t1, "Gop/s", "global atomics, all threads on 1 target"),
@@ -283,6 +284,7 @@ int gj_profile_complete(gj_profile *p)
     derive(p, "bw_part_k4v4", bg);
     derive(p, "bw_part_k4v8", bg);
     derive(p, "bw_part_k8v8", bg);
+    derive(p, "bw_part_pair", gj_part_pair_default(h));
     /* M-413-CS: a 4/4 sort moves 17 x 4 bytes per pair; an 8/4 sort moves
      * 8 (histogram) + 8 passes x 2 x 12 bytes = 200 bytes per pair. */
     derive(p, "sort_k32", bg / 68);

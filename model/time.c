@@ -199,14 +199,23 @@ static void seq(acc *a, const char *what, double bytes)
     term(a, GJ_TERM_SEQ, what, bytes / (a->hw->bw_seq * GB), bytes);
 }
 
-/* Histogram + ceil(bits/8) stable partition passes of n (key, value) pairs. */
-static void partition(acc *a, const char *what, double n, int kb, int vb, int bits)
+/* Histogram + ceil(bits/8) stable partition passes of n (key, value) pairs.
+ * own: the operators' own partition (operators/join_partition.cuh), whose
+ * calibrated pass with 4-byte keys and 8-byte values (bw_part_pair)
+ * includes the histogram each pass takes; otherwise CUB's radix sort. */
+static void partition(acc *a, const char *what, double n, int kb, int vb, int bits, int own)
 {
     int passes = (bits + 7) / 8;
     double hist = n * kb, moved = passes * n * 2.0 * (kb + vb);
-    term(a, GJ_TERM_PARTITION, what,
-         hist / (a->hw->bw_hist * GB) + moved / (bw_pass(a->hw, kb, vb) * GB), hist + moved);
-    a->kernels += 1 + passes;
+    if (own && kb == 4 && vb == 8) {
+        double rate = a->hw->bw_part_pair > 0 ? a->hw->bw_part_pair : gj_part_pair_default(a->hw);
+        term(a, GJ_TERM_PARTITION, what, moved / (rate * GB), passes * hist + moved);
+        a->kernels += 3 * passes;
+    } else {
+        term(a, GJ_TERM_PARTITION, what,
+             hist / (a->hw->bw_hist * GB) + moved / (bw_pass(a->hw, kb, vb) * GB), hist + moved);
+        a->kernels += 1 + passes;
+    }
     a->allocs += 1;
 }
 
@@ -335,6 +344,37 @@ static void finish(acc *a, double floor_bytes, double peak_bytes)
 
 /* ---- joins (T-JOIN-*) ---------------------------------------------------- */
 
+/* GFTR moves a side's p payload columns of pb bytes with the key in groups
+ * (operators/join_api.cu, transform_cols): two adjacent 4-byte columns
+ * packed into one 8-byte value, else one column. The value bytes of group
+ * i (0: the one the transform phase moves), 0 past the last. */
+static int gftr_group_bytes(int p, int pb, int i)
+{
+    if (pb != 4) return i < p ? pb : 0;
+    return i < p / 2 ? 8 : i == p / 2 && (p & 1) ? 4 : 0;
+}
+
+/* One GFTR group of n rows with vb value bytes, as transform_cols moves it:
+ * a packed pair by the operators' own partition on the PHJ bits or SMJ's
+ * key bits when they are at most 16 (else packed, then CUB's sort), a
+ * single column by CUB's sort. */
+static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb, int pb, int vb, int bits,
+                       int kbits)
+{
+    const int pair = pb == 4 && vb == 8;
+    const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
+    if (pair && b >= 1 && b <= 16) {
+        partition(a, what, n, kb, 8, b, 1);
+        return;
+    }
+    if (pair) {
+        seq(a, "pack a payload pair", n * 16.0);
+        a->kernels++;
+    }
+    if (impl == GJ_IMPL_SMJ_TR) sort_bits(a, what, n, kb, vb, kbits);
+    else if (bits > 0) partition(a, what, n, kb, vb, bits, 0);
+}
+
 static void join_model(gj_impl impl, const gj_workload *w, acc *a)
 {
     const gj_hw *hw = a->hw;
@@ -343,22 +383,26 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     const double in = R * (kb + pr * pb) + S * (kb + ps * pb);
     const double out = M * (kb + (pr + ps) * pb);
     const int tr = impl == GJ_IMPL_PHJ_TR || impl == GJ_IMPL_SMJ_TR;
-    /* GFTR transforms (key, first payload) pairs; GFUR (key, 4-byte id). */
-    const int rv = tr && pr ? pb : 4, sv = tr && ps ? pb : 4;
+    /* GFTR transforms (key, first payload group) pairs; GFUR (key, 4-byte id). */
+    const int rv = tr && pr ? gftr_group_bytes(pr, pb, 0) : 4, sv = tr && ps ? gftr_group_bytes(ps, pb, 0) : 4;
     const int bits = partition_bits(R), kbits = join_key_bits(w);
     double temp = 0;
 
     begin(a, "transform");
     if ((impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) && bits > 0) {
-        partition(a, "partition R (key, first column)", R, kb, rv, bits);
-        partition(a, "partition S (key, first column)", S, kb, sv, bits);
+        if (tr && pr) gftr_group(a, "partition R (key, first column)", impl, R, kb, pb, rv, bits, kbits);
+        else partition(a, "partition R (key, row id)", R, kb, 4, bits, 0);
+        if (tr && ps) gftr_group(a, "partition S (key, first column)", impl, S, kb, pb, sv, bits, kbits);
+        else partition(a, "partition S (key, row id)", S, kb, 4, bits, 0);
         temp = 2 * (R * (kb + rv) + S * (kb + sv));
     } else if (impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR) {
         /* the smallest and largest key first: the bits to sort */
         seq(a, "min and max of the keys", (R + S) * kb);
         a->kernels += 2;
-        sort_bits(a, "sort R (key, first column)", R, kb, rv, kbits);
-        sort_bits(a, "sort S (key, first column)", S, kb, sv, kbits);
+        if (tr && pr) gftr_group(a, "sort R (key, first column)", impl, R, kb, pb, rv, bits, kbits);
+        else sort_bits(a, "sort R (key, row id)", R, kb, 4, kbits);
+        if (tr && ps) gftr_group(a, "sort S (key, first column)", impl, S, kb, pb, sv, bits, kbits);
+        else sort_bits(a, "sort S (key, row id)", S, kb, 4, kbits);
         temp = 2 * (R * (kb + rv) + S * (kb + sv));
     }
 
@@ -425,19 +469,22 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
 
     begin(a, "materialize");
     if (tr) {
-        /* GFTR: transform the remaining columns with the key, then gather
-         * with clustered positions (Sec. 4.1.2). */
-        int extra = (pr > 1 ? pr - 1 : 0) + (ps > 1 ? ps - 1 : 0);
-        for (int c = 0; c < extra; c++) {
-            double n = c < (pr > 1 ? pr - 1 : 0) ? R : S;
-            if (impl == GJ_IMPL_PHJ_TR) {
-                if (bits > 0) partition(a, "partition payload columns with the key", n, kb, pb, bits);
+        /* GFTR: transform the remaining column groups with the key, then
+         * gather with clustered positions (Sec. 4.1.2; the paper moves one
+         * column at a time, the code two 4-byte columns at once). */
+        double extra_temp = 0;
+        for (int side = 0; side < 2; side++) {
+            const double n = side ? S : R;
+            const int p = side ? ps : pr;
+            for (int i = 1, vb; (vb = gftr_group_bytes(p, pb, i)) > 0; i++) {
+                gftr_group(a, impl == GJ_IMPL_SMJ_TR ? "sort payload columns with the key"
+                                                     : "partition payload columns with the key",
+                           impl, n, kb, pb, vb, bits, kbits);
+                extra_temp = fmax(extra_temp, 2 * n * (kb + vb));
             }
-            else
-                sort_bits(a, "sort payload columns with the key", n, kb, pb, kbits);
         }
         if (pr + ps) gather_clustered(a, "clustered gathers", M * (pr + ps), pb);
-        temp += extra ? 2 * fmax(R, S) * (kb + pb) : 0;
+        temp += extra_temp;
     } else {
         /* GFUR: ids from transformed (PHJ-UR, SMJ-UR) or, for NPHJ and a
          * PHJ without partitions (R in one table: neither side is
@@ -679,7 +726,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             /* then sort the remaining columns on ceil(log2 g) bits of the codes */
             int bits = g <= 1 ? 1 : (int)ceil(log2(g));
             for (int c = 1; c < P; c++)
-                partition(a, "sort payload columns on the codes", N, 4, pb, bits);
+                partition(a, "sort payload columns on the codes", N, 4, pb, bits, 0);
         }
         seq(a, "segmented reduction", N * P * pb + out);
     } else { /* PGB-UR, PGB-TR (T-GB-PGB): operators/groupby_api.cu run_pgb */
@@ -746,15 +793,15 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         double moved = 0; /* value bytes a row carries through the partition */
         if (bits && !tr) {
             /* the partition makes the row ids in its first pass */
-            partition(a, "partition (hash, row id)", N, kb, 4, bits);
+            partition(a, "partition (hash, row id)", N, kb, 4, bits, 1);
             moved = 4;
         } else if (bits) {
             /* the payload columns travel with the key, two 4-byte columns
              * packed into one 8-byte value as they are read */
             int jobs = pb == 4 ? P / 2 : P, odd = pb == 4 ? P % 2 : 0;
             for (int c = 0; c < jobs; c++)
-                partition(a, "partition (hash, payload pair or 8-byte column)", N, kb, 8, bits);
-            if (odd) partition(a, "partition (hash, last 4-byte column)", N, kb, 4, bits);
+                partition(a, "partition (hash, payload pair or 8-byte column)", N, kb, 8, bits, 1);
+            if (odd) partition(a, "partition (hash, last 4-byte column)", N, kb, 4, bits, 1);
             moved = P * (double)pb;
         }
         /* one binary search per partition (bounds_kernel) */

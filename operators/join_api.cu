@@ -936,6 +936,7 @@ extern "C" int gj_join_partition(int key_width, const void *kin, void *kout, int
         goto done;
     }
     if (n == 0) goto done;
+    GJ_CUDA(gj_pool_retain()); /* as every join run: calibrate times this call */
     rc = key_width == 4 ? part_hook<uint32_t>(j, (const uint32_t *)kin, (uint32_t *)kout, mode, hash, va,
                                               vb, vout, n, bits, use_cub)
                         : part_hook<u64>(j, (const u64 *)kin, (u64 *)kout, mode, hash, va, vb, vout, n,

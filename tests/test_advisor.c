@@ -53,7 +53,11 @@ static void test_wide_join_high_match_ratio(void **state)
     assert_non_null(strstr(p.reason, "PHJ-TR"));
 }
 
-/* Sec. 5.1.6 / 7: low match ratio: PHJ-UR; the flip near the model's 20-25%. */
+/* Sec. 5.1.6 / 7: low match ratio: PHJ-UR. The paper puts the flip at
+ * 20-25% for its code; ours moves 4-byte payload columns in pairs (one
+ * partition pass for two columns), so on the same A100 profile GFTR pays
+ * from about 11% (README). The paper's own threshold (M-414, 0.196) is
+ * checked in test_model. */
 static void test_low_match_ratio_and_crossover(void **state)
 {
     (void)state;
@@ -66,7 +70,7 @@ static void test_low_match_ratio_and_crossover(void **state)
     assert_true(p.crossover.found);
     assert_string_equal(p.crossover.param, "match_ratio");
     assert_int_equal(p.crossover.to, GJ_IMPL_PHJ_TR);
-    assert_true(p.crossover.at > 0.15 && p.crossover.at < 0.3);
+    assert_true(p.crossover.at > 0.08 && p.crossover.at < 0.2);
     /* just below and above the reported flip */
     w.match_ratio = p.crossover.at - 0.01;
     assert_int_equal(advise(&w).best, GJ_IMPL_PHJ_UR);

@@ -118,7 +118,7 @@ static void test_no_flip_gives_point_answer(void **state)
     assert_int_equal(rp.flip_to, rp.choice);
 }
 
-/* README: at match_ratio 0.198 PHJ-UR overtakes PHJ-TR (default join). The
+/* README: at match_ratio 0.11 PHJ-UR overtakes PHJ-TR (default join). The
  * box [0.1, 0.3] straddles it: the fastest flips from PHJ-UR (at 0.1) to
  * PHJ-TR. The regrets are checked against estimates at the 9 grid points
  * 0.1, 0.125, ..., 0.3 computed here. */
@@ -138,7 +138,7 @@ static void test_match_ratio_box_flips(void **state)
     assert_int_equal(rp.flip_from, GJ_IMPL_PHJ_UR);
     assert_int_equal(rp.flip_to, GJ_IMPL_PHJ_TR);
     assert_double_equal(rp.flip_from_at.match_ratio, 0.1, 0);
-    assert_true(rp.flip_to_at.match_ratio > 0.198 && rp.flip_to_at.match_ratio <= 0.3);
+    assert_true(rp.flip_to_at.match_ratio > 0.11 && rp.flip_to_at.match_ratio <= 0.3);
     /* oracle */
     const gj_impl impls[5] = {GJ_IMPL_PHJ_UR, GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_UR, GJ_IMPL_SMJ_TR,
                               GJ_IMPL_NPHJ};
@@ -467,7 +467,7 @@ static void test_json(void **state)
     assert_int_equal(gj_range_plan_to_json(&rp, &j), GJ_OK);
     assert_non_null(strstr(j, "\"flips\":true"));
     assert_non_null(strstr(j, "\"from\":\"PHJ-UR\",\"to\":\"PHJ-TR\""));
-    assert_non_null(strstr(j, "\"point\":{\"impl\":\"PHJ-UR\""));
+    assert_non_null(strstr(j, "\"point\":{\"impl\":\"PHJ-TR\"")); /* mid 0.15, past the flip at 0.11 */
     assert_non_null(strstr(j, "\"points\":9,\"dims\":1,\"per_dim\":9"));
     assert_non_null(strstr(j, "\"from_at\":{\"op\":\"join\""));
     gj_free(j);
