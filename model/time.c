@@ -587,10 +587,12 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
      * R copies of every aggregate slot for few groups (R g <= 1024); a
      * block's table takes every slot that fits its shared memory: ts2 slots
      * in half an SM (two blocks of 512 threads) if g <= ts2 / 2, else ts1
-     * in all of it (one block of 1024) if g <= ts1 / 2, else Algorithm 1.
-     * Reads the input once; shared-memory probes and atomics (with R
-     * copies, conflicts only among warps); then every block merges its g
-     * groups into a global table. */
+     * in all of it (one block of 1024) if g <= ts1 / 2, else 2^p passes of
+     * one block an SM for g <= 2^p ts1 / 2 (p <= 1), each reading the whole
+     * input and taking its part of the keys, else Algorithm 1. Reads the
+     * input once a pass; shared-memory probes and atomics (with R copies,
+     * conflicts only among warps); then every block merges its groups into
+     * a global table. */
     double rcopies = 1;
     while (rcopies < 32 && 2 * rcopies * fmax(g, 1) <= 1024) rcopies *= 2;
     double accw[GJ_MAX_AGGS + 1];
@@ -600,19 +602,27 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
     const double per_sm = hw->l1_bytes, reserve = 1024 + 128;
     const double ts2 = onepass_slots(per_sm / 2 - reserve, kb, accw, nacc, rcopies);
     const double ts1 = onepass_slots(fmin(hw->smem_per_block, per_sm - reserve) - 128, kb, accw, nacc, rcopies);
-    const int onepass_bps = ts2 > 0 && g <= ts2 / 2 ? 2 : ts1 > 0 && g <= ts1 / 2 ? 1 : 0;
+    int onepass_bps = ts2 > 0 && g <= ts2 / 2 ? 2 : ts1 > 0 && g <= ts1 / 2 ? 1 : 0;
+    /* up to 2 tables' worth of groups: a pass over the input per table's
+     * worth (operators/groupby_kernels.cuh, HGB_MAX_PBITS) */
+    int pbits = 0;
+    if (!onepass_bps && ts1 > 0 && g <= ts1 / 2 * 2) {
+        while (g > ts1 / 2 * (1 << pbits)) pbits++;
+        onepass_bps = 1;
+    }
     if (impl == GJ_IMPL_HGB && onepass_bps) {
+        const double passes = 1 << pbits;
         double blocks = hw->sm_count * onepass_bps, ts = onepass_bps == 2 ? ts2 : ts1;
-        double gm = fmin(g, N); /* groups a block holds, at most */
+        double gm = fmin(g, N); /* groups a block holds, at most, over its passes */
         begin(a, "group");
-        seq(a, "read keys and payloads once", in);
+        seq(a, passes > 1 ? "read keys and payloads once a pass" : "read keys and payloads once", in * passes);
         /* Linear probing at load g/ts: a warp's probe loop runs until its
          * longest lane finds its key, one shared-memory access a step for
          * every lane, at the rate of shared accesses spread over 1024
          * addresses (on the H200 atom_s_t1k and bw_l1_rand / 4 agree
          * within 2%). */
         term(a, GJ_TERM_HASH, "shared-memory table probes (a warp's longest)",
-             N * probe_longest(fmin(g, N) / ts) / (atom_shared(hw, 1024) * GB), 0);
+             N * probe_longest(fmin(g, N) / passes / ts) / (atom_shared(hw, 1024) * GB), 0);
         term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * nacc / (atom_shared(hw, fmax(teff * rcopies, 1)) * GB), 0);
         /* the vectorised path covers two accumulators over 4-byte payloads;
          * others go through a generic per-row loop, without slot copies */
@@ -623,7 +633,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         atomics_global(a, "merge block aggregates", blocks * gm * nacc, g, g * accb);
         seq(a, "clear the global table, write groups", 2 * 65536.0 * (kb + 4) + out);
         temp = 2 * 65536.0 * (kb + 4);
-        a->kernels += 4;
+        a->kernels += 3 + passes;
         a->allocs += 3 + nacc;
         begin(a, "aggregate");
     } else if (impl == GJ_IMPL_HASH_GLOBAL) {

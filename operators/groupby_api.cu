@@ -2,8 +2,9 @@
  * here with <<<). Kernels: groupby_kernels.cuh; CUB sorts: groupby_sort.cu.
  *
  * Phases reported in gj_timing ("group", "aggregate"), per implementation:
- *   HGB          g fits a block's shared table (one pass, k_hgb_onepass):
- *                group: table init, the one pass and the merge
+ *   HGB          g fits a block's shared table, or two tables' worth
+ *                (one pass per table's worth of keys, k_hgb_onepass):
+ *                group: table init, the passes and the merges
  *                aggregate: AVG division and the output sort only
  *                else (Algorithm 1, or a one-pass overflow, then Algorithm 1):
  *                group: table init + Algorithm 1 stage 1 (group ids)
@@ -276,7 +277,10 @@ done:
  * aggregate slot for few groups (R x hint <= 1024, R <= 32). Two blocks of
  * 512 threads per SM while the table fits half the SM's shared memory, else
  * one block of 1024 with all of it; the table takes every slot that fits, so
- * a hint somewhat too small still works. Sets *ok = 0 (and frees the output)
+ * a hint somewhat too small still works. Up to 2^HGB_MAX_PBITS times the
+ * groups of a full table: as many passes over the input, each for the keys
+ * whose home falls in its part of a table that many times larger, each
+ * merging into the same global table. Sets *ok = 0 (and frees the output)
  * when a block or the merged table overflowed: the caller runs Algorithm 1. */
 template <typename K, bool NARROW>
 int hgb_onepass_launch(Ctx &c, unsigned grid, int threads, size_t smem, const gj_dtable *in, GbSpec &s,
@@ -323,9 +327,13 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
         uint64_t big = (uint64_t)(optin < per_sm - (int)reserve ? optin : per_sm - (int)reserve) - 128;
         uint64_t ts2 = fit((uint64_t)per_sm / 2 - reserve), ts1 = fit(big);
         uint64_t ts;
-        int threads, blocks_per_sm;
+        int threads, blocks_per_sm, pbits = 0;
         if (ts2 && hint <= ts2 / 2) { ts = ts2; threads = 512; blocks_per_sm = 2; }
         else if (ts1 && hint <= ts1 / 2) { ts = ts1; threads = 1024; blocks_per_sm = 1; }
+        else if (ts1 && hint <= (ts1 / 2) << HGB_MAX_PBITS) { /* a pass per part of the keys */
+            ts = ts1; threads = 1024; blocks_per_sm = 1;
+            while (hint > (ts1 / 2) << pbits) pbits++;
+        }
         else goto done; /* not eligible: Algorithm 1 */
         uint64_t smem = bytes_for(ts);
         /* global table: up to Lg groups over all blocks */
@@ -345,6 +353,7 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
         a.ts = (unsigned)ts;
         a.limit = (uint32_t)(ts / 2 + ts / 4);
         a.rlog = rlog;
+        a.pbits = pbits;
         a.vec = ((uintptr_t)in->key.data & 15) == 0;
         bool narrow = s.n <= 2;
         for (int j = 0; j < s.n; j++) {
@@ -355,8 +364,9 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
         uint64_t tiles = (n + (uint64_t)threads * PolicyOnePass::ITEMS - 1) / ((uint64_t)threads * PolicyOnePass::ITEMS);
         uint64_t grid = (uint64_t)c.sms * blocks_per_sm;
         if (grid > tiles) grid = tiles ? tiles : 1;
-        rc = narrow ? hgb_onepass_launch<K, true>(c, (unsigned)grid, threads, smem, in, s, a, gt, out->key.data)
-                    : hgb_onepass_launch<K, false>(c, (unsigned)grid, threads, smem, in, s, a, gt, out->key.data);
+        for (a.pass = 0; a.pass < (1u << pbits) && !rc; a.pass++)
+            rc = narrow ? hgb_onepass_launch<K, true>(c, (unsigned)grid, threads, smem, in, s, a, gt, out->key.data)
+                        : hgb_onepass_launch<K, false>(c, (unsigned)grid, threads, smem, in, s, a, gt, out->key.data);
         if (rc) goto done;
         GJ_CUDA(cudaMemcpyAsync(h, cnt, 8, cudaMemcpyDeviceToHost, c.st));
         GJ_CUDA(cudaStreamSynchronize(c.st));

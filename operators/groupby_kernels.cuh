@@ -345,7 +345,9 @@ k_agg_gid(GbSpec s, const G *gid, uint64_t n, uint32_t groups, int R)
  * copies (copy = lane % R) so lanes of a warp hitting one group do not
  * serialise on one address. A block that sees more than `limit` distinct
  * keys (the group hint was too small) sets the overflow flag; the host then
- * runs Algorithm 1.
+ * runs Algorithm 1. Groups up to 2^pbits tables' worth: one launch per
+ * part, each reading the whole input and taking only the keys whose home
+ * (over a table 2^pbits times larger) lies in its part.
  * NARROW: every payload read is 4 bytes wide and at most two accumulators
  * (max,max; sum; avg = sum + count ...): 32-bit registers, the next tile
  * loaded while this one aggregates, and the combine chosen once per tile
@@ -353,10 +355,20 @@ k_agg_gid(GbSpec s, const G *gid, uint64_t n, uint32_t groups, int R)
  * accumulators). Measured on the H200, 2026-11-22: bench/RESULTS.md. */
 struct PolicyOnePass { enum { THREADS = 1024, ITEMS = 4 }; };
 
+/* At most 2^HGB_MAX_PBITS passes. Each reads the whole input and merges
+ * every block's table, so 4 passes (2^15 groups of 4-byte keys) were only
+ * level with PGB-TR at 2^28 rows and 35% slower at 2^26; 2 passes (2^14)
+ * were twice as fast as PGB-TR (H200, bench/RESULTS.md, session 5). */
+enum { HGB_MAX_PBITS = 1 };
+
 struct OnePassArgs {
     uint64_t n;
     unsigned ts;      /* shared table slots (power of 2); slot ts: the key
                          equal to the empty marker                      */
+    int pbits;        /* 2^pbits passes over the input, each for the keys
+                         whose home over ts << pbits slots lies in its
+                         part (g up to 2^pbits tables' worth)            */
+    unsigned pass;    /* this launch's part                              */
     uint32_t limit;   /* distinct keys a block may hold                  */
     int rlog;         /* log2 of the copies R of every aggregate slot    */
     int vec;          /* every column 16-byte aligned: vector loads      */
@@ -526,18 +538,23 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
      * shared loads), then the probe loop for the rows whose home held
      * another key or was empty. The key equal to the empty marker has
      * slot TS. */
-    const int sh = 64 - (31 - __clz((int)TS));
+    /* homes over TS << pbits slots: the top pbits name the pass that
+     * takes the key (the others skip its row) */
+    const int lts = 31 - __clz((int)TS), sh = 64 - lts - a.pbits;
     auto finds = [&](const K k[IT], uint64_t r0, uint32_t sl[IT]) {
         uint32_t h[IT];
+        bool skip[IT];
 #pragma unroll
         for (int i = 0; i < IT; i++) {
             h[i] = op_home(k[i], sh);
+            skip[i] = r0 + i >= a.n || (a.pbits && (k[i] == EMPTYK ? a.pass != 0 : h[i] >> lts != a.pass));
+            h[i] &= TS - 1;
             sl[i] = GB_EMPTY;
-            if (r0 + i < a.n && k[i] != EMPTYK && ((volatile K *)tkey)[h[i]] == k[i]) sl[i] = h[i];
+            if (!skip[i] && k[i] != EMPTYK && ((volatile K *)tkey)[h[i]] == k[i]) sl[i] = h[i];
         }
 #pragma unroll
         for (int i = 0; i < IT; i++)
-            if (sl[i] == GB_EMPTY && r0 + i < a.n) {
+            if (sl[i] == GB_EMPTY && !skip[i]) {
                 if (k[i] == EMPTYK) {
                     *(volatile int *)&sent_used = 1;
                     sl[i] = TS;

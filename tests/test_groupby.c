@@ -270,6 +270,7 @@ static const gj_impl IMPLS[] = {GJ_IMPL_HGB, GJ_IMPL_SGB_UR, GJ_IMPL_SGB_TR, GJ_
 #define MAXMAX {GJ_AGG_MAX, GJ_AGG_MAX}, {4, 4}, {GJ_DT_INT, GJ_DT_INT}
 #define ALL5 {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MAX, GJ_AGG_COUNT, GJ_AGG_AVG}, {4, 4, 8, 4, 8}, \
     {GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT}
+#define SUMCNT {GJ_AGG_SUM, GJ_AGG_COUNT}, {4, 4}, {GJ_DT_INT, GJ_DT_INT}
 #define FLT5 {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MAX, GJ_AGG_AVG, GJ_AGG_SUM}, {4, 8, 4, 4, 8}, \
     {GJ_DT_FLOAT, GJ_DT_FLOAT, GJ_DT_FLOAT, GJ_DT_INT, GJ_DT_FLOAT}
 
@@ -321,9 +322,16 @@ static const gcase ONEPASS[] = {
     {"g=4096 (2 blocks/SM)", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
     {"g=4097 (1 block/SM)", 400000, 4097, 4097, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
     {"g=8192 (1 block/SM, last)", 600000, 8192, 8192, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
-    {"g=8193 (Algorithm 1)", 600000, 8193, 8193, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"g=8193 (two passes)", 600000, 8193, 8193, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"g=16384 sum,count (two passes, last)", 900000, 16384, 16384, 4, 0, 0, 0, 2, SUMCNT, 0, 0},
+    {"g=16385 (Algorithm 1)", 900000, 16385, 16385, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"sparse g=15000 all aggs (two passes)", 900000, 15000, 15000, 4, 0, 0, 0, 5, ALL5, 0, 1},
+    {"keys up to 2^32-1, g=10000 (two passes)", 500000, 10000, 10000, 4, 0xFFFFFFFFull - 9999, 0, 0, 2, MAXMAX, 1, 0},
+    {"zipf 1.5 g=12000 (two passes)", 600000, 12000, 12000, 4, 0, 1.5, 0, 2, MAXMAX, 0, 0},
+    {"hint 9000, real 200000 (passes overflow)", 900000, 200000, 9000, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
     {"8-byte g=4096", 400000, 4096, 4096, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0},
-    {"8-byte g=4097", 400000, 4097, 4097, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0},
+    {"8-byte g=4097 (two passes)", 400000, 4097, 4097, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0},
+    {"8-byte g=8192 sparse (two passes, last)", 1000000, 8192, 8192, 8, 0, 0, 0, 2, MAXMAX, 0, 1},
     {"keys up to 2^32-1", 100000, 5, 5, 4, 0xFFFFFFFBull, 0, 0, 5, ALL5, 0, 0},
     {"8-byte keys up to 2^64-1", 100000, 16, 16, 8, 0xFFFFFFFFFFFFFFF0ull, 0, 0, 2, MAXMAX, 0, 0},
     {"zipf 1.5 g=64", 200000, 64, 64, 4, 0, 1.5, 0, 5, ALL5, 0, 0},
