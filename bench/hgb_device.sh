@@ -23,20 +23,4 @@ for kb in ${KBS:-4 8}; do
     done
   done
 done
-NCU_BIN=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-[ -n "$NCU_BIN" ] && for g in ${NCU_G:-}; do
-  echo "=== ncu k_hgb_onepass g=$g"
-  M=smsp__inst_executed.sum,smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum
-  for r in long_scoreboard short_scoreboard mio_throttle lg_throttle barrier membar wait math_pipe_throttle \
-           not_selected selected dispatch_stall no_instruction branch_resolving drain; do
-    M=$M,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio
-  done
-  M=$M,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
-  M=$M,smsp__sass_inst_executed_op_shared_atom.sum,smsp__sass_inst_executed_op_shared_ld.sum
-  M=$M,smsp__sass_inst_executed_op_global_ld.sum,dram__bytes_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active
-  timeout 200 "$NCU_BIN" --clock-control none --kernel-name regex:k_hgb_onepass --launch-count 1 --metrics "$M" \
-      bin/gjadvise run groupby --rows 2^28 --groups "$g" --aggs max,max --impl HGB --repeat 1 --no-log \
-      > "$OUT/ncu_hgb.txt" 2> "$OUT/ncu_hgb.err"
-  echo "rc=$?"
-  grep -vE "^==PROF==|^==WARNING" "$OUT/ncu_hgb.txt" | grep -E "\.(sum|ratio|pct)" | sed 's/  */ /g'
-done
+if [ -n "${NCU_G:-}" ]; then SKIP_AB=1 KNAME=k_hgb_onepass IMPL=HGB bash bench/pgb_ncu_device.sh; fi
