@@ -537,9 +537,8 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
     /* The rows' slots: every row's home slot first (four independent
      * shared loads), then the probe loop for the rows whose home held
      * another key or was empty. The key equal to the empty marker has
-     * slot TS. */
-    /* homes over TS << pbits slots: the top pbits name the pass that
-     * takes the key (the others skip its row) */
+     * slot TS. Homes are taken over TS << pbits slots: their top pbits
+     * name the pass that takes the key (the other passes skip its row). */
     const int lts = 31 - __clz((int)TS), sh = 64 - lts - a.pbits;
     auto finds = [&](const K k[IT], uint64_t r0, uint32_t sl[IT]) {
         uint32_t h[IT];
