@@ -84,7 +84,9 @@ static void help_bench(void)
            "\n"
            "examples:\n"
            "  gjadvise bench groupby --sweep groups=2^1:2^26\n"
-           "  gjadvise bench groupby --sweep groups=2^4:2^14:4 --impls HGB,PGB-TR --key-bytes 8\n");
+           "  gjadvise bench groupby --sweep groups=2^4:2^14:4 --impls HGB,PGB-TR --key-bytes 8\n"
+           "  gjadvise bench groupby --sweep groups=2^8:2^14:2 --impls HGB --sparse-keys\n"
+           "                         (keys that are not a range: what hashing costs)\n");
 }
 
 static int parse_pow(const char *s, uint64_t *out) { return gj_cli_parse_size(s, 1ull << 40, out); }
