@@ -828,13 +828,17 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         } else {
             seq(a, "read payloads", N * P * pb);
         }
+        /* The load a warp's probes see: skewed keys are mostly the hot
+         * ones, inserted first at their homes, so the effective number of
+         * targets (inverse Simpson) stands for the groups. */
+        const double gw = fmin(gc, gj_effective_targets(gc, z));
         if (many) /* as HGB's one pass: a warp waits for its longest probe */
             term(a, GJ_TERM_HASH, "shared-memory table probes (a warp's longest)",
-                 N * probe_longest(fmin(gc, ts) / ts) / (atom_shared(hw, 1024) * GB), 0);
+                 N * probe_longest(fmin(gw, ts) / ts) / (atom_shared(hw, 1024) * GB), 0);
         else /* k_pgb_chunk probes its 4096 slots twice (count, aggregate), a
               * row a thread: a warp waits for its longest probe each time */
             term(a, GJ_TERM_HASH, "shared-memory table probes, twice (a warp's longest)",
-                 2 * N * probe_longest(fmin(gc, limit) / 4096) / (atom_shared(hw, 1024) * GB), 0);
+                 2 * N * probe_longest(fmin(gw, limit) / 4096) / (atom_shared(hw, 1024) * GB), 0);
         term(a, GJ_TERM_ATOMIC, "shared-memory aggregation",
              N * (1 - over) * nacc / (atom_shared(hw, fmin(gc, limit) * copies) * GB), 0);
         /* the narrow path covers two accumulators over 4-byte payloads */
