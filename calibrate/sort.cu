@@ -78,12 +78,12 @@ int sort_bench(int end_bit, uint64_t n, bool own, int warmup, int reps, double *
     GJ_CUDA(gj_arena_alloc(&ar, (void **)&v1, n * sizeof(V)));
     GJ_CUDA(gj_arena_alloc(&ar, (void **)&bad, sizeof *bad));
     GJ_CUDA(cudaMemset(bad, 0, sizeof *bad));
-    {
+    if (!own) { /* CUB's scratch; the own partition allocates its own */
         cub::DoubleBuffer<K> kb(k0, k1);
         cub::DoubleBuffer<V> vb(v0, v1);
         GJ_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, tmp_bytes, kb, vb, (int64_t)n, 0, end_bit));
+        GJ_CUDA(gj_arena_alloc(&ar, &tmp, tmp_bytes));
     }
-    GJ_CUDA(gj_arena_alloc(&ar, &tmp, tmp_bytes));
     for (int r = -warmup; r < reps; r++) {
         seed = 0xA5A5u + 7919u * (uint32_t)(r + warmup);
         k_sort_fill<K, V><<<grid, threads>>>(k0, v0, n, seed); /* fresh keys, untimed */
@@ -130,7 +130,7 @@ extern "C" int gj_calk_sort(int key_bytes, int val_bytes, int end_bit, uint64_t 
     int rc = GJ_OK;
     if (warmup < 0 || reps < 1 || !ms || !work || n < 1 || n > (1ull << 31) ||
         (key_bytes != 4 && key_bytes != 8) || (val_bytes != 4 && val_bytes != 8) || end_bit < 1 ||
-        end_bit > (own ? 16 : 8 * key_bytes))
+        end_bit > (own ? GJ_PART_MAX_BITS : 8 * key_bytes))
         return gj_seterr(ctx, GJ_ERR_INVALID, "sort: key_bytes=%d val_bytes=%d end_bit=%d n=%llu: "
                          "allowed widths 4 or 8, 1 <= end_bit <= key bits (16 for the own partition), "
                          "1 <= n <= 2^31",

@@ -5,6 +5,7 @@
  * to model/MODEL.md. */
 #include "common/internal.h"
 #include "model/model.h"
+#include "operators/shapes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -363,7 +364,7 @@ static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb,
 {
     const int pair = pb == 4 && vb == 8;
     const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
-    if (pair && b >= 1 && b <= 16) {
+    if (pair && b >= 1 && b <= GJ_PART_MAX_BITS) {
         partition(a, what, n, kb, 8, b, 1);
         return;
     }
@@ -603,10 +604,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
     const double ts2 = onepass_slots(per_sm / 2 - reserve, kb, accw, nacc, rcopies);
     const double ts1 = onepass_slots(fmin(hw->smem_per_block, per_sm - reserve) - 128, kb, accw, nacc, rcopies);
     int onepass_bps = ts2 > 0 && g <= ts2 / 2 ? 2 : ts1 > 0 && g <= ts1 / 2 ? 1 : 0;
-    /* up to 2 tables' worth of groups: a pass over the input per table's
-     * worth (operators/groupby_kernels.cuh, HGB_MAX_PBITS) */
+    /* up to 2^GJ_HGB_MAX_PBITS tables' worth of groups: a pass over the
+     * input per table's worth */
     int pbits = 0;
-    if (!onepass_bps && ts1 > 0 && g <= ts1 / 2 * 2) {
+    if (!onepass_bps && ts1 > 0 && g <= ldexp(ts1 / 2, GJ_HGB_MAX_PBITS)) {
         while (g > ts1 / 2 * (1 << pbits)) pbits++;
         onepass_bps = 1;
     }
@@ -749,9 +750,12 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * (the most slots up to 8192 in 96 KB: pgb_many_ts), partitions
          * averaging ts / 2 groups. At most 2^16 partitions (two 8-bit
          * passes). */
-        const int many = g > 2048;
-        double ts = 8192; /* k_pgb_many's largest table: pgb_many_ts */
-        while (many && ts > 256 && pgb_many_bytes(ts, kb, accw, nacc) > 96 * 1024) ts /= 2;
+        const int many = g > GJ_PGB_FEW;
+        /* k_pgb_chunk's groups: its aggregate bytes, and its hash slots to 5/8
+         * (operators/groupby_kernels.cuh pgb_limit) */
+        const double chunk_limit = fmin(floor(GJ_PGB_AGG_BYTES / fmax(accb, 1)), GJ_PGB_TS * 5.0 / 8);
+        double ts = GJ_PGB_MANY_TMAX; /* k_pgb_many's largest table: pgb_many_ts */
+        while (many && ts > 256 && pgb_many_bytes(ts, kb, accw, nacc) > GJ_PGB_MANY_SMEM) ts /= 2;
         double parts = 1;
         int bits = 0;
         if (many) {
@@ -763,16 +767,16 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             int bmin = 0, bw = 0;
             while (bmin < 16 && ts / 2 * ldexp(1, bmin) < g) bmin++;
             while (bw < 16 && floor(N / ldexp(1, bw)) > floor(N / (8 * fmax(hw->sm_count, 1))) + 1) bw++;
-            int few = 0; /* partitions keep >= 512 groups */
-            while (few < 16 && 512 * ldexp(1, few + 1) <= g) few++;
+            int few = 0; /* partitions keep >= GJ_PGB_MIN_PART groups */
+            while (few < 16 && GJ_PGB_MIN_PART * ldexp(1, few + 1) <= g) few++;
             bits = bmin && tr ? (int)fmax(bmin, fmin(bw, fmin(few, 8 * ((bmin + 7) / 8)))) : bmin; /* not with row ids */
             parts = ldexp(1, bits);
             ts = fmin(ts, fmax(256, pow2_at_least(4 * ceil(g / parts))));
         } else {
-            const double per = floor(fmin(floor(32768.0 / fmax(accb, 1)), 2560) / 8) * 7;
+            const double per = floor(chunk_limit / 8) * 7;
             while (parts < 65536 && parts * per < g) parts *= 2, bits++;
         }
-        const double limit = many ? ts : fmin(floor(32768.0 / fmax(accb, 1)), 2560);
+        const double limit = many ? ts : chunk_limit;
         /* Pieces of T rows, one block each: about 4 waves of full SMs (the
          * blocks of 512 threads that fit an SM's shared memory, at most 3
          * by registers), never under 4096 rows. A partition of at most T
@@ -795,7 +799,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         /* k_pgb_chunk aggregates into R copies of its slots */
         double copies = 1;
         if (!many)
-            while (copies < 32 && 2 * copies * fmin(gc, limit) <= 32768.0 / fmax(accb, 1)) copies *= 2;
+            while (copies < 32 && 2 * copies * fmin(gc, limit) <= GJ_PGB_AGG_BYTES / fmax(accb, 1)) copies *= 2;
         begin(a, "group");
         /* the joins' partition hashes the keys as it reads them; without
          * partitions they are hashed first */
@@ -838,7 +842,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         else /* k_pgb_chunk probes its 4096 slots twice (count, aggregate), a
               * row a thread: a warp waits for its longest probe each time */
             term(a, GJ_TERM_HASH, "shared-memory table probes, twice (a warp's longest)",
-                 2 * N * probe_longest(fmin(gw, limit) / 4096) / (atom_shared(hw, 1024) * GB), 0);
+                 2 * N * probe_longest(fmin(gw, limit) / GJ_PGB_TS) / (atom_shared(hw, 1024) * GB), 0);
         term(a, GJ_TERM_ATOMIC, "shared-memory aggregation",
              N * (1 - over) * nacc / (atom_shared(hw, fmin(gc, limit) * copies) * GB), 0);
         /* the narrow path covers two accumulators over 4-byte payloads */

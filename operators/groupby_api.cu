@@ -355,11 +355,9 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
         a.rlog = rlog;
         a.pbits = pbits;
         a.vec = ((uintptr_t)in->key.data & 15) == 0;
-        bool narrow = s.n <= 2;
-        for (int j = 0; j < s.n; j++) {
+        const bool narrow = narrow_spec(s);
+        for (int j = 0; j < s.n; j++)
             if (s.src[j] && ((uintptr_t)s.src[j] & 15)) a.vec = 0;
-            if (s.src[j] && s.pw[j] != 4) narrow = false;
-        }
         GTable<K> gt = {(K *)tkeys, (uint32_t *)tvals, cap - 1, (uint32_t *)cnt, (uint32_t)Lg, (int *)cnt + 1};
         uint64_t tiles = (n + (uint64_t)threads * PolicyOnePass::ITEMS - 1) / ((uint64_t)threads * PolicyOnePass::ITEMS);
         uint64_t grid = (uint64_t)c.sms * blocks_per_sm;
@@ -633,12 +631,13 @@ done:
 /* ------------------------------------------------------------------ PGB */
 /* k_pgb_chunk's shared tables (few groups, PGB_FEW at most): PGB_TS slots
  * of (hashed key, local id) and PGB_AGG_BYTES of aggregate slots;
- * pgb_limit() says how many groups they hold. 4096 slots + 32 KB (4-byte keys: 64 KB, 3 blocks of 512 threads per
- * SM) hold 2560 groups of two 4-byte aggregates. Measured against 8192 slots
- * + 48 KB (112 KB, 2 blocks per SM, 5120 groups, so 2^20 groups take one
- * 8-bit pass instead of two): the fuller SMs won, 9.9-13.6 ms against
- * 12.3-17.5 for PGB-TR at 2^14..2^26 groups (H200, bench/RESULTS.md). */
-enum { PGB_TS = 4096, PGB_AGG_BYTES = 32 * 1024 };
+ * pgb_limit() says how many groups they hold. 4096 slots + 32 KB (4-byte
+ * keys: 64 KB, 3 blocks of 512 threads per SM) hold 2560 groups of two
+ * 4-byte aggregates. Measured against 8192 slots + 48 KB (112 KB, 2 blocks
+ * per SM, 5120 groups, so 2^20 groups take one 8-bit pass instead of two):
+ * the fuller SMs won, 9.9-13.6 ms against 12.3-17.5 for PGB-TR at
+ * 2^14..2^26 groups (H200, bench/RESULTS.md). Values: operators/shapes.h. */
+enum { PGB_TS = GJ_PGB_TS, PGB_AGG_BYTES = GJ_PGB_AGG_BYTES };
 
 /* k_pgb_many's table: the most slots, up to 8192, whose keys and aggregate
  * slots fit in PGB_MANY_SMEM (4-byte keys and two 4-byte aggregates: 8192
@@ -647,7 +646,7 @@ enum { PGB_TS = 4096, PGB_AGG_BYTES = 32 * 1024 };
  * pgb_ab_device.sh): 7.09 ms at 2^20 groups against 9.52 with 4096 slots
  * (two passes), 6.37 against 6.22 at 2^16 (one pass either way).
  * GJ_PGB_TS=<power of two, 256..16384> overrides it (A/B runs). */
-enum { PGB_FEW = 2048, PGB_MANY_SMEM = 96 * 1024, PGB_MIN_PART = 512 };
+enum { PGB_FEW = GJ_PGB_FEW, PGB_MANY_SMEM = GJ_PGB_MANY_SMEM, PGB_MIN_PART = GJ_PGB_MIN_PART };
 uint32_t pgb_many_ts(int kw, const GbSpec &s)
 {
     GbSpec t = s;
@@ -656,7 +655,7 @@ uint32_t pgb_many_ts(int kw, const GbSpec &s)
         const unsigned long v = strtoul(e, NULL, 10);
         if (v >= 256 && v <= 16384 && !(v & (v - 1))) return (uint32_t)v;
     }
-    uint32_t ts = 8192;
+    uint32_t ts = GJ_PGB_MANY_TMAX;
     while (ts > 256 && pgb_many_layout(ts, kw, t) > PGB_MANY_SMEM) ts /= 2;
     return ts;
 }
@@ -790,9 +789,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     const uint64_t n = a.n, ncap = next_pow2(2 * (n > 512 ? n : 512));
     uint64_t cap = next_pow2(2 * (hint > 1024 ? hint : 1024)); /* table slots, load <= 1/2 */
     if (cap > ncap) cap = ncap;
-    bool narrow = r.n <= 2; /* k_pgb_many's 4-byte fast path, as HGB's */
-    for (int j = 0; j < r.n; j++)
-        if (r.src[j] && r.pw[j] != 4) narrow = false;
+    const bool narrow = narrow_spec(r); /* k_pgb_many's 4-byte fast path, as HGB's */
     typedef void (*ManyKernel)(const K *, GbSpec, PgbArgs, GTable<K>, K *, uint32_t);
     ManyKernel many = NULL;
     if (ts) {

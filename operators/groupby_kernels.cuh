@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include "operators/hash.cuh"
+#include "operators/shapes.h"
 
 namespace gjgb {
 
@@ -359,7 +360,7 @@ struct PolicyOnePass { enum { THREADS = 1024, ITEMS = 4 }; };
  * every block's table, so 4 passes (2^15 groups of 4-byte keys) were only
  * level with PGB-TR at 2^28 rows and 35% slower at 2^26; 2 passes (2^14)
  * were twice as fast as PGB-TR (H200, bench/RESULTS.md, session 5). */
-enum { HGB_MAX_PBITS = 1 };
+enum { HGB_MAX_PBITS = GJ_HGB_MAX_PBITS };
 
 struct OnePassArgs {
     uint64_t n;
@@ -450,6 +451,16 @@ __device__ __forceinline__ uint32_t op_find_from(K *tkey, unsigned ts, K k, uint
     }
     *(volatile int *)bovf = 1;
     return GB_EMPTY;
+}
+
+/* The NARROW paths (HGB's one pass, k_pgb_many): at most two accumulators,
+ * every source 4 bytes wide. */
+inline bool narrow_spec(const GbSpec &s)
+{
+    if (s.n > 2) return false;
+    for (int j = 0; j < s.n; j++)
+        if (s.src[j] && s.pw[j] != 4) return false;
+    return true;
 }
 
 /* Combines chosen once per tile in the NARROW loop (4-byte sources). */

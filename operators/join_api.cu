@@ -53,7 +53,7 @@ struct PhjPolicy {
  * (bench/join_part_notes.md: smaller tiles with 2 blocks per SM, a
  * tile-major histogram and joint staging measured slower). */
 struct PartPolicy {
-    enum { THREADS = 384, ITEMS = 15, MINB = 1, MAX_BITS = 16 };
+    enum { THREADS = 384, ITEMS = 15, MINB = 1, MAX_BITS = GJ_PART_MAX_BITS };
 };
 /* NPHJ: global table of 2^ceil(log2(2|R|)) slots; probe tiles of TILE rows.
  * H200, W1: build 18.4 ms (7.3 G inserts/s), COUNT probe 11.7 ms, WRITE 7.9 ms. */

@@ -12,11 +12,23 @@
 #include "model/model.h"
 #include "testutil.h"
 
-static gj_profile *a100(void)
+static gj_profile *builtin(const char *name)
 {
     gj_profile *p = NULL;
-    assert_int_equal(gj_profile_builtin("a100-paper", &p), GJ_OK);
+    assert_int_equal(gj_profile_builtin(name, &p), GJ_OK);
     return p;
+}
+static gj_profile *a100(void) { return builtin("a100-paper"); }
+static gj_profile *h200(void) { return builtin("h200-measured"); }
+
+/* The paper's group-by (max,max of 4-byte payloads) at rows and groups. */
+static gj_workload groupby(uint64_t rows, uint64_t groups)
+{
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    w.rows = rows;
+    w.groups = groups;
+    return w;
 }
 
 /* EVIDENCE: M-411-BR. Table 1: 8.52x speedup gives B_G ~ 24 B_R. */
@@ -234,12 +246,8 @@ static void test_zipf_helps_gfur_gathers(void **state)
 static void test_hgb_stage2_budget(void **state)
 {
     (void)state;
-    gj_profile *p = NULL;
-    assert_int_equal(gj_profile_builtin("h200-measured", &p), GJ_OK);
-    gj_workload w;
-    gj_workload_default(&w, GJ_OP_GROUPBY);
-    w.rows = 1ull << 26;
-    w.groups = 1 << 13;
+    gj_profile *p = h200();
+    gj_workload w = groupby(1ull << 26, 1 << 13);
     w.n_aggs = 4;
     w.aggs[0] = GJ_AGG_SUM, w.aggs[1] = GJ_AGG_MAX, w.aggs[2] = GJ_AGG_COUNT, w.aggs[3] = GJ_AGG_AVG;
     gj_estimate e, c;
@@ -268,13 +276,10 @@ static void test_hgb_stage2_budget(void **state)
 static void test_pgb_partition_jobs(void **state)
 {
     (void)state;
-    gj_profile *p = NULL;
-    assert_int_equal(gj_profile_builtin("h200-measured", &p), GJ_OK);
+    gj_profile *p = h200();
     const gj_hw *hw = gj_profile_hw(p);
-    gj_workload w;
-    gj_workload_default(&w, GJ_OP_GROUPBY);
-    w.rows = 1ull << 28;
-    w.groups = 1 << 19; /* one 8-bit pass for 2 to 4 aggregates (tables of 8192 or 4096 slots) */
+    /* one 8-bit pass for 2 to 4 aggregates (tables of 8192 or 4096 slots) */
+    gj_workload w = groupby(1ull << 28, 1 << 19);
     double tr[5] = {0}, ur[5] = {0};
     for (int n = 2; n <= 4; n++) {
         w.n_aggs = n;
@@ -306,8 +311,7 @@ static void test_pgb_partition_jobs(void **state)
 static void test_nphj_probe_levels(void **state)
 {
     (void)state;
-    gj_profile *p = NULL;
-    assert_int_equal(gj_profile_builtin("h200-measured", &p), GJ_OK);
+    gj_profile *p = h200();
     const gj_hw *hw = gj_profile_hw(p);
     gj_workload w;
     gj_workload_default(&w, GJ_OP_JOIN);
@@ -332,8 +336,7 @@ static void test_nphj_probe_levels(void **state)
 static void test_smj_sorts_key_bits(void **state)
 {
     (void)state;
-    gj_profile *p = NULL;
-    assert_int_equal(gj_profile_builtin("h200-measured", &p), GJ_OK);
+    gj_profile *p = h200();
     const gj_hw *hw = gj_profile_hw(p);
     gj_workload w;
     gj_workload_default(&w, GJ_OP_JOIN);
@@ -360,12 +363,9 @@ static void test_smj_sorts_key_bits(void **state)
 static void test_pooled_allocations(void **state)
 {
     (void)state;
-    gj_profile *p = NULL;
-    assert_int_equal(gj_profile_builtin("h200-measured", &p), GJ_OK);
+    gj_profile *p = h200();
     const gj_hw *hw = gj_profile_hw(p);
-    gj_workload w;
-    gj_workload_default(&w, GJ_OP_GROUPBY);
-    w.rows = 1ull << 26, w.groups = 2;
+    gj_workload w = groupby(1ull << 26, 2);
     gj_estimate e;
     assert_int_equal(gj_model_estimate(GJ_IMPL_HGB, &w, hw, &e, NULL), GJ_OK);
     assert_true(e.term_ms[GJ_TERM_FIXED] < 0.05);
@@ -383,13 +383,10 @@ static void test_pooled_allocations(void **state)
 static void test_atomics_skew_and_sparse(void **state)
 {
     (void)state;
-    gj_profile *p = NULL;
-    assert_int_equal(gj_profile_builtin("h200-measured", &p), GJ_OK);
+    gj_profile *p = h200();
     const gj_hw *hw = gj_profile_hw(p);
-    gj_workload w;
-    gj_workload_default(&w, GJ_OP_GROUPBY);
-    w.rows = 1ull << 26, w.groups = 1ull << 20, w.zipf = 1.5;
-    w.n_aggs = 2, w.aggs[0] = w.aggs[1] = GJ_AGG_MAX;
+    gj_workload w = groupby(1ull << 26, 1ull << 20);
+    w.zipf = 1.5;
     gj_estimate e;
     assert_int_equal(gj_model_estimate(GJ_IMPL_HGB, &w, hw, &e, NULL), GJ_OK);
     double atom = e.term_ms[GJ_TERM_ATOMIC] + e.term_ms[GJ_TERM_GATHER];
@@ -407,15 +404,10 @@ static void test_atomics_skew_and_sparse(void **state)
 static void test_hgb_onepass_load(void **state)
 {
     (void)state;
-    gj_profile *p = NULL;
-    assert_int_equal(gj_profile_builtin("h200-measured", &p), GJ_OK);
+    gj_profile *p = h200();
     const gj_hw *hw = gj_profile_hw(p);
-    gj_workload w;
-    gj_workload_default(&w, GJ_OP_GROUPBY);
-    w.rows = 1ull << 26;
-    w.n_aggs = 2, w.aggs[0] = w.aggs[1] = GJ_AGG_MAX;
+    gj_workload w = groupby(1ull << 26, 1024);
     gj_estimate lo, hi, two;
-    w.groups = 1024;
     assert_int_equal(gj_model_estimate(GJ_IMPL_HGB, &w, hw, &lo, NULL), GJ_OK);
     w.groups = 4096;
     assert_int_equal(gj_model_estimate(GJ_IMPL_HGB, &w, hw, &hi, NULL), GJ_OK);

@@ -1,0 +1,28 @@
+/* Shapes and limits of the operators' on-chip tables and plans that the
+ * time model (model/time.c) charges as the code runs them: one definition
+ * for the CUDA operators and the C model, so that the two cannot drift
+ * apart. Why each value: at its use in the operators (the measurements are
+ * in bench/RESULTS.md). */
+#ifndef GJ_OPERATORS_SHAPES_H
+#define GJ_OPERATORS_SHAPES_H
+
+/* HGB: at most 2^GJ_HGB_MAX_PBITS passes of the one-pass kernel, each for
+ * one table's worth of groups (operators/groupby_kernels.cuh). */
+#define GJ_HGB_MAX_PBITS 1
+
+/* PGB: k_pgb_chunk up to GJ_PGB_FEW groups, with GJ_PGB_TS hash slots and
+ * GJ_PGB_AGG_BYTES of aggregate slots; k_pgb_many above, with tables of at
+ * most GJ_PGB_MANY_TMAX slots in GJ_PGB_MANY_SMEM bytes and partitions of
+ * at least GJ_PGB_MIN_PART groups (operators/groupby_api.cu). */
+#define GJ_PGB_FEW 2048
+#define GJ_PGB_TS 4096
+#define GJ_PGB_AGG_BYTES (32 * 1024)
+#define GJ_PGB_MANY_TMAX 8192
+#define GJ_PGB_MANY_SMEM (96 * 1024)
+#define GJ_PGB_MIN_PART 512
+
+/* The operators' own radix partition: at most two 8-bit passes
+ * (operators/join_partition.cuh); CUB's sort above. */
+#define GJ_PART_MAX_BITS 16
+
+#endif
