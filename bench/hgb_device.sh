@@ -3,7 +3,7 @@
 # carry ["bin", "build/pgbprobe", "build/abbin"]: the binary before
 # (build/abbin/gjadvise_old) and after (bin/gjadvise), alternating, 2^28
 # rows, max,max, 4- then 8-byte keys (FLAGS: more bench flags, BINS: the
-# binaries); then ncu of k_hgb_onepass (NCU_G).
+# binaries, ROWS: input rows); then ncu of k_hgb_onepass (NCU_G).
 set -u
 OUT=${OUT:-/tmp/out}
 export GJADVISE_DB=/tmp/gj_hgb.db
@@ -17,7 +17,7 @@ fi
 for kb in ${KBS:-4 8}; do
   for round in 1 2; do
     for b in ${BINS:-build/abbin/gjadvise_old bin/gjadvise}; do
-      env ${ENVS:-} $b bench groupby --rows 2^28 --aggs ${AGGS:-max,max} --key-bytes $kb \
+      env ${ENVS:-} $b bench groupby --rows ${ROWS:-2^28} --aggs ${AGGS:-max,max} --key-bytes $kb \
           --sweep groups=${GLO:-2^8}:${GHI:-2^14}:${GSTEP:-2} --impls ${IMPLS:-HGB} --repeat 7 --no-log ${FLAGS:-} \
           2>/dev/null | grep -v impl | cut -d, -f1,4,6-8 | sed "s|^|k$kb $round $(basename $b) |"
     done

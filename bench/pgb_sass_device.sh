@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Where a group-by kernel's warps wait, by SASS instruction (issue 5): ncu
 # source counters of one launch (default k_pgb_many in PGB-TR, 2^28 rows,
-# 2^16 groups; KNAME, IMPL, G to change), the 30 instructions with the most
+# 2^16 groups; KNAME, IMPL, G, ROWS to change), the 30 instructions with the most
 # stall samples; the whole table stays in $OUT/sass.csv. carry ["bin"].
 set -u
 OUT=${OUT:-/tmp/out}
@@ -10,7 +10,7 @@ NCU_BIN=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-comput
 "$NCU_BIN" --version | tail -1
 timeout 300 "$NCU_BIN" --clock-control none --kernel-name regex:${KNAME:-k_pgb_many} --launch-count 1 \
     --section SourceCounters --section WarpStateStats --page source --print-source sass --csv \
-    bin/gjadvise run groupby --rows 2^28 --groups ${G:-2^16} --aggs max,max --impl ${IMPL:-PGB-TR} --repeat 1 --no-log \
+    bin/gjadvise run groupby --rows ${ROWS:-2^28} --groups ${G:-2^16} --aggs max,max --impl ${IMPL:-PGB-TR} --repeat 1 --no-log \
     > "$OUT/sass.csv" 2> "$OUT/sass.err"
 echo "rc=$?"; tail -3 "$OUT/sass.err"; head -3 "$OUT/sass.csv" | cut -c1-600
 python3 - "$OUT/sass.csv" <<'PY'

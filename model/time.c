@@ -781,8 +781,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * blocks of 512 threads that fit an SM's shared memory, at most 3
          * by registers), never under 4096 rows. A partition of at most T
          * rows is one piece and writes its groups straight to their output
-         * rows; a larger one is cut, and its pieces merge through a global
-         * table. */
+         * rows; a larger one is cut, and its pieces merge (below). */
         const double smem = many ? pgb_many_bytes(ts, kb, accw, nacc) : kb == 8 ? 81920 : 65536;
         const double occ = fmax(1, fmin(3, floor(hw->l1_bytes / (smem + 1024))));
         const double T = fmax(4096, ceil(N / (fmax(hw->sm_count, 1) * occ * 4)));
@@ -848,16 +847,31 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         /* the narrow path covers two accumulators over 4-byte payloads */
         if (many && (nacc > 2 || (P && pb != 4)))
             term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * nacc / (atom_shared(hw, fmax(gc, 1)) * GB), 0);
-        /* Pieces of cut partitions merge their groups into the global table,
+        /* k_pgb_many's partitions cut into at most GJ_PGB_MERGE_MAX pieces:
+         * each piece leaves its table in global memory, and k_pgb_merge
+         * reads a partition's tables back into one shared table and flushes
+         * it as a whole partition. */
+        const int merged = many && cut && ceil(np / T) <= GJ_PGB_MERGE_MAX;
+        const double spilled = merged ? items * fmin(gc, limit) : 0;
+        if (spilled > 0) {
+            seq(a, "cut pieces' tables (written, read back)", 2 * items * smem);
+            term(a, GJ_TERM_HASH, "merge cut pieces' groups in shared memory",
+                 spilled * probe_longest(fmin(gp, ts) / ts) / (atom_shared(hw, 1024) * GB), 0);
+            term(a, GJ_TERM_ATOMIC, "combine cut pieces' aggregates",
+                 spilled * nacc / (atom_shared(hw, fmin(gp, limit)) * GB), 0);
+            a->kernels += 1;
+        }
+        /* Other cut partitions merge their groups into the global table,
          * and rows past a table's limit are aggregated there. */
-        double merges = (cut || !bits ? items * fmin(gc, limit) : 0) + N * over;
+        double merges = ((cut && !merged) || !bits ? items * fmin(gc, limit) : 0) + N * over;
         double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, 2 * g * (kb + 4.0));
         if (merges > 0) {
             term(a, GJ_TERM_HASH, "global table inserts (piece merges, overflow rows)", merges / (rate * GB), 0);
             atomics_global(a, "global aggregation (piece merges, overflow rows)", merges * nacc, teff, g * accb);
         }
-        counter(a, "output rows: one counter (per new group, or per whole partition)", cut || !bits ? g : items);
-        temp += 2 * fmax(g, 1024) * (kb + 4.0);
+        counter(a, "output rows: one counter (per new group, or per whole partition)",
+                (cut && !merged) || !bits ? g : merged ? parts : items);
+        temp += 2 * fmax(g, 1024) * (kb + 4.0) + (spilled > 0 ? items * smem : 0);
         seq(a, "write groups", out);
     }
     if (w->sorted_output && !gj_impl_sorts_output(impl)) {

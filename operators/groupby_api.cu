@@ -781,7 +781,9 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
 {
     int rc = GJ_OK;
     gj_ctx *ctx = c.ctx;
-    void *tkeys = NULL, *tvals = NULL, *cnt = NULL, *item_end = NULL;
+    void *tkeys = NULL, *tvals = NULL, *cnt = NULL, *item_end = NULL, *cut_end = NULL, *cut_list = NULL;
+    void *spill = NULL, *cut_global = NULL;
+    uint32_t ncut[2] = {0, 0}; /* cut partitions, their pieces */
     GbSpec rm = r; /* k_pgb_many's spec: its shared layout in soff */
     const size_t smem = ts ? pgb_many_layout(ts, sizeof(K), rm) : (sizeof(K) + 4) * (size_t)TS + agg_bytes;
     int occ = 0;
@@ -817,12 +819,27 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     a.T = (n + (uint64_t)c.sms * occ * 4 - 1) / ((uint64_t)c.sms * occ * 4);
     if (a.T < 4096) a.T = 4096;
     GJ_CUDA(gj_arena_alloc(&c.ar, &item_end, P * 4));
-    k_pgb_pieces<<<grid_for(c, P, 256), 256, 0, c.st>>>(a.start, P, a.T, (uint32_t *)item_end);
+    GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 16)); /* groups, overflow; first: items, cut partitions, their pieces */
+    GJ_CUDA(cudaMemsetAsync(cnt, 0, 16, c.st));
+    if (ts) { /* k_pgb_many's cut partitions merge their pieces' tables (k_pgb_merge) */
+        GJ_CUDA(gj_arena_alloc(&c.ar, &cut_end, P * 4));
+        GJ_CUDA(gj_arena_alloc(&c.ar, &cut_list, P * 4));
+    }
+    k_pgb_pieces<<<grid_for(c, P, 256), 256, 0, c.st>>>(a.start, P, a.T, (uint32_t *)item_end, (uint32_t *)cut_end,
+                                                         (uint32_t *)cut_list, (uint32_t *)cnt + 1);
     GJ_LAUNCHED();
     if ((rc = gjgb_inclusive_sum((const uint32_t *)item_end, (uint32_t *)item_end, P, &c.ar, c.st, ctx))) goto done;
-    GJ_CUDA(cudaMemcpyAsync(&items, (const uint32_t *)item_end + P - 1, 4, cudaMemcpyDeviceToHost, c.st));
+    GJ_CUDA(cudaMemcpyAsync(cnt, (const uint32_t *)item_end + P - 1, 4, cudaMemcpyDeviceToDevice, c.st));
     a.item_end = (const uint32_t *)item_end;
-    GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 8));
+    if (ts) {
+        if ((rc = gjgb_inclusive_sum((const uint32_t *)cut_end, (uint32_t *)cut_end, P, &c.ar, c.st, ctx))) goto done;
+        GJ_CUDA(cudaMemcpyAsync((uint32_t *)cnt + 2, (const uint32_t *)cut_end + P - 1, 4, cudaMemcpyDeviceToDevice, c.st));
+    }
+    { /* one read (pageable memory: the host waits for it) */
+        uint32_t h[3];
+        GJ_CUDA(cudaMemcpyAsync(h, cnt, 12, cudaMemcpyDeviceToHost, c.st));
+        items = h[0], ncut[0] = h[1], ncut[1] = h[2];
+    }
     for (;;) {
         uint32_t hc[2];
         const uint64_t ocap = cap / 2 < n ? cap / 2 : n;
@@ -832,13 +849,28 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         GJ_CUDA(cudaMemsetAsync(tvals, 0xff, cap * 4, c.st));
         GJ_CUDA(cudaMemsetAsync(tkeys, 0xff, cap * sizeof(K), c.st));
         GJ_CUDA(cudaMemsetAsync(cnt, 0, 8, c.st));
-        GJ_CUDA(cudaStreamSynchronize(c.st)); /* items */
+        GJ_CUDA(cudaStreamSynchronize(c.st));
+        if (ncut[0] && !spill) { /* the pieces' tables, once */
+            GJ_CUDA(gj_arena_alloc(&c.ar, &spill, (size_t)ncut[1] * smem));
+            GJ_CUDA(gj_arena_alloc(&c.ar, &cut_global, (size_t)items * 4));
+            GJ_CUDA(cudaFuncSetAttribute(k_pgb_merge<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+            a.cut_end = (const uint32_t *)cut_end;
+            a.spill = (unsigned char *)spill;
+            a.spill_bytes = smem;
+            a.spill_global = (int *)cut_global;
+        }
+        if (a.spill) GJ_CUDA(cudaMemsetAsync(cut_global, 0, (size_t)items * 4, c.st));
         {
             GTable<K> gt = {(K *)tkeys, (uint32_t *)tvals, cap - 1, (uint32_t *)cnt, (uint32_t)ocap, (int *)cnt + 1};
             if (items && ts) {
                 for (int j = 0; j < r.n; j++) rm.dst[j] = r.dst[j]; /* this round's output */
                 many<<<items, PolicyChunk::THREADS, smem, c.st>>>(hs, rm, a, gt, (K *)out->key.data, ts);
                 GJ_LAUNCHED();
+                if (ncut[0]) {
+                    k_pgb_merge<K><<<ncut[0], PolicyChunk::THREADS, smem, c.st>>>(rm, a, (const uint32_t *)cut_list, gt,
+                                                                                 (K *)out->key.data, ts);
+                    GJ_LAUNCHED();
+                }
             } else if (items) {
                 k_pgb_chunk<K, TS><<<items, PolicyChunk::THREADS, smem, c.st>>>(hs, r, a, gt, (K *)out->key.data,
                                                                                 agg_bytes);

@@ -149,8 +149,8 @@ __device__ __forceinline__ uint64_t row_val_raw(const GbSpec &s, int j, uint64_t
 
 /* ---- global hash table: key -> 32-bit value, claim-then-publish ----
  * vals[] starts at GB_EMPTY; keys[] are written before the value is
- * published (threadfence), readers spin on GB_PENDING. Entries are never
- * removed, so a published value is final. */
+ * published (a release store), readers spin on GB_PENDING. Entries are
+ * never removed, so a published value is final. */
 template <typename K> struct GTable {
     K *keys;
     uint32_t *vals;
@@ -161,12 +161,21 @@ template <typename K> struct GTable {
 };
 
 /* Load with acquire semantics (GPU scope): reads after it see what the
- * publisher wrote before its release (the fence before atomicExch). */
+ * publisher wrote before its release store (st_release). */
 __device__ __forceinline__ uint32_t ld_acquire(const uint32_t *p)
 {
     uint32_t v;
     asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
+}
+
+/* Store with release semantics (GPU scope): what this thread wrote before
+ * is visible to whoever acquires the value. Cheaper than __threadfence()
+ * (a sequentially consistent fence) and an exchange: ncu put 14% of a cut
+ * partition's flush stalls on that fence (bench/RESULTS.md). */
+__device__ __forceinline__ void st_release(uint32_t *p, uint32_t v)
+{
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
 /* Insert-or-find. MakeVal(fresh) is called once by the inserting thread
@@ -192,18 +201,19 @@ __device__ __forceinline__ uint32_t gt_insert(const GTable<K> &t, K key, MakeVal
             }
         }
         if (v == GB_EMPTY) {
-            if (*(volatile int *)t.overflow) return GB_EMPTY;
+            /* No look at *overflow first: make() refuses ids past the
+             * limit anyway, and that dependent load of a flag was 21% of a
+             * cut partition's flush stalls. */
             v = atomicCAS(&t.vals[s], GB_EMPTY, GB_PENDING);
             if (v == GB_EMPTY) {
                 ((volatile K *)t.keys)[s] = key;
                 uint32_t nv = make();
-                __threadfence();
                 if (nv == GB_EMPTY) { /* out of ids: tombstone, never leave PENDING */
-                    atomicExch(&t.vals[s], GB_OVF);
+                    st_release(&t.vals[s], GB_OVF);
                     *(volatile int *)t.overflow = 1;
                     return GB_EMPTY;
                 }
-                atomicExch(&t.vals[s], nv);
+                st_release(&t.vals[s], nv);
                 fresh = true;
                 return nv;
             }
@@ -455,7 +465,7 @@ __device__ __forceinline__ uint32_t op_find_from(K *tkey, unsigned ts, K k, uint
 
 /* The NARROW paths (HGB's one pass, k_pgb_many): at most two accumulators,
  * every source 4 bytes wide. */
-inline bool narrow_spec(const GbSpec &s)
+__host__ __device__ inline bool narrow_spec(const GbSpec &s)
 {
     if (s.n > 2) return false;
     for (int j = 0; j < s.n; j++)
@@ -499,6 +509,33 @@ __device__ __forceinline__ void narrow_agg(const GbSpec &s, int j, int kd, unsig
 #pragma unroll
         for (int i = 0; i < 4; i++)
             if (sl[i] != GB_EMPTY) atomic_combine(s, j, base + (uint64_t)sl[i] * s.width[j], to_acc(s, j, v[i]));
+    }
+}
+
+/* Accumulator j (kind kd, array base) combining 4 partial aggregates of
+ * the same accumulator (k_pgb_merge): counts and sums add, min and max as
+ * for rows. */
+__device__ __forceinline__ void merge_agg(const GbSpec &s, int j, int kd, unsigned char *base, const uint32_t sl[4],
+                                          const uint64_t v[4])
+{
+    switch (kd) {
+    case NK_MAXI:
+#pragma unroll
+        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) atomicMax((int *)base + sl[i], (int)v[i]);
+        break;
+    case NK_MINI:
+#pragma unroll
+        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) atomicMin((int *)base + sl[i], (int)v[i]);
+        break;
+    case NK_ADDI:
+    case NK_CNT:
+#pragma unroll
+        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) atomicAdd((unsigned long long *)base + sl[i], v[i]);
+        break;
+    default:
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            if (sl[i] != GB_EMPTY && v[i] != identity(s, j)) atomic_combine(s, j, base + (uint64_t)sl[i] * s.width[j], v[i]);
     }
 }
 
@@ -860,30 +897,71 @@ struct PgbArgs {
     const uint32_t *start;         /* P + 1 partition starts                  */
     const uint32_t *item_end;      /* P: inclusive sum of pieces per partition */
     const uint32_t *rowid;         /* PGB-UR: row ids in partition order      */
+    /* k_pgb_many's cut partitions of at most GJ_PGB_MERGE_MAX pieces
+     * (spill NULL, or more pieces: they merge through the global table, as
+     * k_pgb_chunk's do): each piece leaves its table of spill_bytes in
+     * spill, at its rank among those pieces (cut_end: P, inclusive sum of
+     * such a partition's pieces, 0 for the others), and k_pgb_merge
+     * combines them; spill_global[b] (a flag per work item) is set when
+     * piece b sent a row to the global table. */
+    const uint32_t *cut_end;
+    unsigned char *spill;
+    uint64_t spill_bytes;
+    int *spill_global;
 };
 
-/* Pieces of each partition: ceil(rows / T), none for an empty one. */
+/* Pieces of each partition: ceil(rows / T), none for an empty one. With
+ * cut: also its pieces when k_pgb_merge is to combine them (2 to
+ * GJ_PGB_MERGE_MAX; else 0: whole, or merged through the global table), and
+ * the partition appended to cut_list (*ncut of them). */
 __global__ void __launch_bounds__(PolicyStream::THREADS)
-k_pgb_pieces(const uint32_t *start, uint64_t P, uint64_t T, uint32_t *pieces)
+k_pgb_pieces(const uint32_t *start, uint64_t P, uint64_t T, uint32_t *pieces, uint32_t *cut, uint32_t *cut_list,
+             uint32_t *ncut)
 {
-    for (uint64_t p = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; p < P; p += (uint64_t)gridDim.x * blockDim.x)
-        pieces[p] = (uint32_t)((start[p + 1] - start[p] + T - 1) / T);
+    for (uint64_t p = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; p < P; p += (uint64_t)gridDim.x * blockDim.x) {
+        const uint32_t k = (uint32_t)((start[p + 1] - start[p] + T - 1) / T);
+        pieces[p] = k;
+        if (!cut) continue;
+        const bool merged = k > 1 && k <= GJ_PGB_MERGE_MAX;
+        cut[p] = merged ? k : 0;
+        if (merged) cut_list[atomicAdd(ncut, 1u)] = (uint32_t)p;
+    }
 }
 
-/* Work item b: piece b - item_end[p - 1] of the partition p that holds it,
- * rows [lo, hi); whole: the partition is this one piece, so its groups
- * live only in this chunk. */
-__device__ __forceinline__ void pgb_item(const PgbArgs &a, uint64_t b, uint64_t &lo, uint64_t &hi, bool &whole)
+/* The partition that holds work item b: the first p with item_end[p] > b. */
+__device__ __forceinline__ uint64_t pgb_part(const PgbArgs &a, uint64_t b)
 {
-    uint64_t l = 0, h = a.pmask; /* first p with item_end[p] > b */
+    uint64_t l = 0, h = a.pmask;
     while (l < h) {
         uint64_t m = (l + h) >> 1;
         if (a.item_end[m] > b) h = m; else l = m + 1;
     }
+    return l;
+}
+
+/* Work item b: piece b - item_end[p - 1] of the partition p that holds it,
+ * rows [lo, hi); whole: the partition is this one piece, so its groups
+ * live only in this chunk. Returns where the piece leaves its table for
+ * k_pgb_merge (a.spill set, and its partition merged there), else NULL. */
+__device__ __forceinline__ unsigned char *pgb_item(const PgbArgs &a, uint64_t b, uint64_t &lo, uint64_t &hi,
+                                                   bool &whole)
+{
+    const uint64_t l = pgb_part(a, b);
     const uint64_t piece = b - (l ? a.item_end[l - 1] : 0), s = a.start[l], e = a.start[l + 1];
     lo = s + piece * a.T;
     hi = lo + a.T < e ? lo + a.T : e;
     whole = e - s <= a.T;
+    if (!a.spill || whole) return nullptr;
+    const uint64_t c0 = l ? a.cut_end[l - 1] : 0;
+    return a.cut_end[l] > c0 ? a.spill + (c0 + piece) * a.spill_bytes : nullptr;
+}
+
+/* k_pgb_many, a row of this block's piece sent to the global table: flag
+ * the piece, whose partition's merge (if any) must then go through the
+ * global table too. */
+__device__ __forceinline__ void pgb_note_global(const PgbArgs &a)
+{
+    if (a.spill) a.spill_global[blockIdx.x] = 1;
 }
 
 /* A chunk's shared table: find hashed key k, or claim a slot for it while
@@ -1111,6 +1189,57 @@ inline size_t pgb_many_layout(uint32_t ts, int kw, GbSpec &s)
     return b;
 }
 
+/* Four consecutive w-byte values (w = 4 or 8) at p, 16-byte aligned, in
+ * 16-byte loads. */
+template <typename T>
+__device__ __forceinline__ void load4(const unsigned char *p, int w, T v[4])
+{
+    if (w == 4) {
+        const uint4 x = *(const uint4 *)p;
+        v[0] = (T)x.x, v[1] = (T)x.y, v[2] = (T)x.z, v[3] = (T)x.w;
+    } else {
+        const ulonglong2 x = ((const ulonglong2 *)p)[0], y = ((const ulonglong2 *)p)[1];
+        v[0] = (T)x.x, v[1] = (T)x.y, v[2] = (T)y.x, v[3] = (T)y.y;
+    }
+}
+
+/* A k_pgb_many table: every key empty, every aggregate its identity. */
+template <typename K>
+__device__ __forceinline__ void pgb_many_init(unsigned char *smem, const GbSpec &s, uint32_t ts)
+{
+    for (uint32_t i = threadIdx.x; i < ts; i += blockDim.x) ((K *)smem)[i] = ~(K)0;
+    for (int j = 0; j < s.n; j++) {
+        const uint64_t id = identity(s, j);
+        for (uint32_t i = threadIdx.x; i < ts; i += blockDim.x) store_bits(smem + s.soff[j] + (uint64_t)i * s.width[j], s.width[j], id);
+    }
+}
+
+/* A k_pgb_many table's flush (every thread of the block calls it, after a
+ * barrier), as k_pgb_chunk's: a whole partition's groups to dense rows, a
+ * cut one's through the global table. *nwhole and *rank start at 0. */
+template <typename K>
+__device__ __forceinline__ void pgb_many_flush(const unsigned char *smem, const GbSpec &s, const GTable<K> &gt,
+                                               K *out_key, uint32_t ts, bool whole, uint32_t *nwhole,
+                                               uint32_t *gbase, uint32_t *rank)
+{
+    const K *tkey = (const K *)smem, empty = ~(K)0;
+    uint32_t mine = 0;
+    if (whole)
+        for (uint32_t sl = threadIdx.x; sl < ts; sl += blockDim.x) mine += tkey[sl] != empty;
+    pgb_whole_base(whole, mine, nwhole, gbase, gt.count);
+    for (uint32_t sl = threadIdx.x; sl < ts; sl += blockDim.x) {
+        const K k = tkey[sl];
+        if (k == empty) continue;
+        const uint32_t g = pgb_flush_id(whole, *gbase, rank, s, gt, out_key, k);
+        if (g == GB_EMPTY) continue;
+        for (int j = 0; j < s.n; j++) {
+            const uint64_t acc = load_bits(smem + s.soff[j] + (uint64_t)sl * s.width[j], s.width[j]);
+            if (whole) store_bits(elem(s.dst[j], s.width[j], g), s.width[j], acc);
+            else if (acc != identity(s, j)) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), acc);
+        }
+    }
+}
+
 /* NARROW: at most two accumulators over 4-byte sources (a packed pair
  * loaded as one 8-byte value), combined by HGB's narrow_agg with kinds
  * chosen once; otherwise the generic combine per accumulator. Four rows a
@@ -1131,11 +1260,7 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     const K empty = ~(K)0;
     const uint32_t tmask = ts - 1;
     const int sh = 64 - (31 - __clz((int)ts));
-    for (uint32_t i = threadIdx.x; i < ts; i += blockDim.x) tkey[i] = empty;
-    for (int j = 0; j < s.n; j++) {
-        const uint64_t id = identity(s, j);
-        for (uint32_t i = threadIdx.x; i < ts; i += blockDim.x) store_bits(smem + s.soff[j] + (uint64_t)i * s.width[j], s.width[j], id);
-    }
+    pgb_many_init<K>(smem, s, ts);
     if (threadIdx.x == 0) { nwhole = 0; rank = 0; }
     __syncthreads();
     const bool pair = s.n >= 2 && s.src[0] && s.src[1] && s.pw[0] == 4 && s.pw[1] == 4 && s.sshift[0] == 1 &&
@@ -1180,7 +1305,10 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
             narrow_agg(s, 1, kd1, smem + s.soff[1], sl, vb);
 #pragma unroll
             for (int u = 0; u < 4; u++) /* case 3: the global table */
-                if (sl[u] == GB_EMPTY && r0 + u >= lo && r0 + u < hi) pgb_row_global(s, gt, out_key, k[u], r0 + u);
+                if (sl[u] == GB_EMPTY && r0 + u >= lo && r0 + u < hi) {
+                    pgb_row_global(s, gt, out_key, k[u], r0 + u);
+                    pgb_note_global(a);
+                }
             __syncwarp();
         }
     } else
@@ -1222,27 +1350,91 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
         }
 #pragma unroll
         for (int u = 0; u < U; u++) /* case 3: the global table */
-            if (sl[u] == GB_EMPTY && wb + (uint64_t)u * blockDim.x + lane < hi) pgb_row_global(s, gt, out_key, k[u], row[u]);
+            if (sl[u] == GB_EMPTY && wb + (uint64_t)u * blockDim.x + lane < hi) {
+                pgb_row_global(s, gt, out_key, k[u], row[u]);
+                pgb_note_global(a);
+            }
+        __syncwarp();
+    }
+    unsigned char *spill_at = pgb_item(a, blockIdx.x, lo, hi, whole);
+    if (spill_at) { /* a cut piece: its table for k_pgb_merge */
+        __syncthreads();
+        for (uint64_t i = threadIdx.x; i < a.spill_bytes / 16; i += blockDim.x)
+            ((uint4 *)spill_at)[i] = ((const uint4 *)smem)[i];
+        return;
+    }
+    __syncthreads();
+    pgb_many_flush<K>(smem, s, gt, out_key, ts, whole, &nwhole, &gbase, &rank);
+}
+
+/* The pieces of one cut partition (cut_list[blockIdx.x]) merged in one
+ * shared table (pgb_many_layout, ts slots) from the tables they left in
+ * a.spill, then flushed as a whole partition: dense output rows taken with
+ * one counter update, where before every group of every piece went through
+ * the global table (its claim, a counter shared by all SMs and a fence
+ * each: 1.9 against 0.4 ms for the aggregate phase of 2^26 rows, 2^20
+ * groups, bench/RESULTS.md). A key whose probe slots are taken, and every
+ * key when a piece sent rows to the global table (a.spill_global),
+ * goes through the global table as before. */
+template <typename K>
+__global__ void __launch_bounds__(PolicyChunk::THREADS, 2)
+k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_key, uint32_t ts)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    K *tkey = (K *)smem;
+    __shared__ uint32_t nwhole, rank, gbase;
+    const uint32_t p = cut_list[blockIdx.x];
+    const uint64_t q0 = p ? a.cut_end[p - 1] : 0, q1 = a.cut_end[p];
+    const K empty = ~(K)0;
+    const uint32_t tmask = ts - 1;
+    const int sh = 64 - (31 - __clz((int)ts));
+    __shared__ int went_global;
+    pgb_many_init<K>(smem, s, ts);
+    if (threadIdx.x == 0) { nwhole = 0; rank = 0; went_global = 0; }
+    __syncthreads();
+    const uint64_t b0 = p ? a.item_end[p - 1] : 0; /* the partition's work items */
+    if (b0 + threadIdx.x < a.item_end[p] && a.spill_global[b0 + threadIdx.x]) went_global = 1;
+    __syncthreads();
+    const bool whole = !went_global;
+    /* Four consecutive slots a thread, read with 16-byte loads, keys and
+     * the first two accumulators issued together; those two combined by
+     * kinds chosen once (merge_agg), as k_pgb_many's narrow path does.
+     * Warp-uniform trip counts (quads is a multiple of 64). */
+    const bool nar = narrow_spec(s);
+    const int kd0 = nar && s.n > 0 ? narrow_kind(s, 0) : NK_GEN, kd1 = nar && s.n > 1 ? narrow_kind(s, 1) : NK_GEN;
+    const uint64_t quads = (q1 - q0) * (ts / 4);
+    for (uint64_t x = threadIdx.x; x < quads; x += blockDim.x) {
+        const uint64_t q = q0 + x / (ts / 4), i0 = x % (ts / 4) * 4;
+        const unsigned char *t = a.spill + q * a.spill_bytes;
+        K k[4];
+        uint64_t v[2][4];
+        uint32_t sl[4];
+        load4(t + i0 * sizeof(K), (int)sizeof(K), k);
+        for (int j = 0; j < 2 && j < s.n; j++) load4(t + s.soff[j] + i0 * s.width[j], s.width[j], v[j]);
+#pragma unroll
+        for (int u = 0; u < 4; u++) sl[u] = k[u] != empty ? pgb_slot(tkey, tmask, sh, k[u]) : GB_EMPTY;
+        __syncwarp();
+        if (s.n > 0) merge_agg(s, 0, kd0, smem + s.soff[0], sl, v[0]);
+        if (s.n > 1) merge_agg(s, 1, kd1, smem + s.soff[1], sl, v[1]);
+        for (int j = 2; j < s.n; j++) {
+            uint64_t w[4];
+            load4(t + s.soff[j] + i0 * s.width[j], s.width[j], w);
+            merge_agg(s, j, NK_GEN, smem + s.soff[j], sl, w);
+        }
+#pragma unroll
+        for (int u = 0; u < 4; u++) { /* probe slots taken: the global table */
+            if (k[u] == empty || sl[u] != GB_EMPTY) continue;
+            const uint32_t g = pgb_global_id(s, gt, out_key, k[u]);
+            if (g == GB_EMPTY) continue; /* out of ids: the host retries larger */
+            for (int j = 0; j < s.n; j++) {
+                const uint64_t val = j < 2 ? v[j][u] : load_bits(t + s.soff[j] + (i0 + u) * s.width[j], s.width[j]);
+                if (val != identity(s, j)) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), val);
+            }
+        }
         __syncwarp();
     }
     __syncthreads();
-    /* flush, as k_pgb_chunk: a whole partition's groups to dense rows, a
-     * cut one's through the global table */
-    uint32_t mine = 0;
-    if (whole)
-        for (uint32_t sl = threadIdx.x; sl < ts; sl += blockDim.x) mine += tkey[sl] != empty;
-    pgb_whole_base(whole, mine, &nwhole, &gbase, gt.count);
-    for (uint32_t sl = threadIdx.x; sl < ts; sl += blockDim.x) {
-        const K k = tkey[sl];
-        if (k == empty) continue;
-        const uint32_t g = pgb_flush_id(whole, gbase, &rank, s, gt, out_key, k);
-        if (g == GB_EMPTY) continue;
-        for (int j = 0; j < s.n; j++) {
-            const uint64_t acc = load_bits(smem + s.soff[j] + (uint64_t)sl * s.width[j], s.width[j]);
-            if (whole) store_bits(elem(s.dst[j], s.width[j], g), s.width[j], acc);
-            else if (acc != identity(s, j)) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), acc);
-        }
-    }
+    pgb_many_flush<K>(smem, s, gt, out_key, ts, whole, &nwhole, &gbase, &rank);
 }
 
 } // namespace gjgb

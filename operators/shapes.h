@@ -20,6 +20,10 @@
 #define GJ_PGB_MANY_TMAX 8192
 #define GJ_PGB_MANY_SMEM (96 * 1024)
 #define GJ_PGB_MIN_PART 512
+/* k_pgb_many: a partition cut into 2 to GJ_PGB_MERGE_MAX pieces merges
+ * their tables in one block (k_pgb_merge); more pieces merge through the
+ * global table (operators/groupby_kernels.cuh). */
+#define GJ_PGB_MERGE_MAX 16
 
 /* The operators' own radix partition: at most two 8-bit passes
  * (operators/join_partition.cuh); CUB's sort above. */

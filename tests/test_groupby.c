@@ -377,6 +377,9 @@ static const gcase PGB[] = {
     {"8-byte keys high bits g=2^20", 1 << 21, 1 << 20, 1 << 20, 8, 0xF0F0000000000000ull, 0, 0, 2, MAXMAX, 0, 0},
     {"zipf 1.5 g=2^20 (hot partitions)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 1.5, 0, 5, ALL5, 0, 0},
     {"g=4500 (1 or 2 bits)", 700000, 4500, 4500, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    /* partitions of 2^16 rows cut into pieces: k_pgb_merge combines their
+     * tables (sum, min, max, count, avg) */
+    {"g=20000 all aggs, cut partitions", 1 << 21, 20000, 20000, 4, 0, 0, 0, 5, ALL5, 0, 0},
     /* k_pgb_many: the key whose hash is its empty pattern (fmix32(0x331da083)
      * = 2^32-1, fmix64(0x89a5850e63c5f8aa) = 2^64-1) aggregates globally */
     {"key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x331da083ull - 2000, 0, 0, 5, ALL5, 0, 0},
