@@ -581,13 +581,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
     int nacc = A, any_avg = 0;
     for (int i = 0; i < A; i++) any_avg |= w->aggs[i] == GJ_AGG_AVG;
     nacc += any_avg;
-    /* 8-byte adds (sum, count, avg's sum and count): shared memory has no
-     * 64-bit add on sm_90, so each is a compare-and-swap loop (a load and a
-     * CAS, ATOMS.CAST.SPIN.64 in the SASS): two shared operations where
-     * min and max take one. */
-    int nadd = any_avg;
-    for (int i = 0; i < A; i++) nadd += w->aggs[i] != GJ_AGG_MIN && w->aggs[i] != GJ_AGG_MAX;
-    const double sops = nacc + nadd; /* shared-memory operations a row */
+    /* Shared-memory operations a row: one an accumulator. An 8-byte add
+     * (sum, count, avg) is two 32-bit adds, the second only on a carry
+     * (operators/groupby_kernels.cuh add64_shared). */
+    const double sops = nacc;
     const double accb = slot + 8.0 * any_avg;
     double temp = 0;
 

@@ -95,11 +95,31 @@ __device__ __forceinline__ uint64_t combine(const GbSpec &s, int j, uint64_t a, 
     return lt ? b : a;
 }
 
+/* A 64-bit add into shared memory as two 32-bit adds: sm_90 has no 64-bit
+ * shared-memory add, and atomicAdd on an unsigned long long there compiles
+ * to a compare-and-swap loop (ATOMS.CAST.SPIN.64) that retries under
+ * contention. The low word takes the low half; the high word takes the
+ * high half plus this addition's own carry, so the sum of every addition is
+ * exact modulo 2^64 (counts and non-negative 32-bit values: one add, the
+ * second only on a carry). Read only after a barrier. */
+__device__ __forceinline__ void add64_shared(void *p, uint64_t v)
+{
+    unsigned *w = (unsigned *)p;
+    const unsigned lo = (unsigned)v, hi = (unsigned)(v >> 32);
+    const unsigned old = atomicAdd(w, lo);
+    const unsigned inc = hi + (old + lo < old ? 1u : 0u);
+    if (inc) atomicAdd(w + 1, inc);
+}
+
 /* Atomic combine into p (generic address: global or shared). */
 __device__ __forceinline__ void atomic_combine(const GbSpec &s, int j, void *p, uint64_t v)
 {
     int op = s.op[j];
-    if (op == OP_ADD_I || op == OP_CNT) { atomicAdd((unsigned long long *)p, (unsigned long long)v); return; }
+    if (op == OP_ADD_I || op == OP_CNT) {
+        if (__isShared(p)) add64_shared(p, v);
+        else atomicAdd((unsigned long long *)p, (unsigned long long)v);
+        return;
+    }
     if (op == OP_ADD_F) { atomicAdd((double *)p, __longlong_as_double((long long)v)); return; }
     bool mn = op == OP_MIN;
     if (s.width[j] == 4) {
@@ -499,11 +519,11 @@ __device__ __forceinline__ void narrow_agg(const GbSpec &s, int j, int kd, unsig
     case NK_ADDI:
 #pragma unroll
         for (int i = 0; i < 4; i++)
-            if (sl[i] != GB_EMPTY) atomicAdd((unsigned long long *)base + sl[i], (unsigned long long)(long long)(int)v[i]);
+            if (sl[i] != GB_EMPTY) add64_shared((unsigned long long *)base + sl[i], (uint64_t)(int64_t)(int)v[i]);
         break;
     case NK_CNT:
 #pragma unroll
-        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) atomicAdd((unsigned long long *)base + sl[i], 1ull);
+        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) add64_shared((unsigned long long *)base + sl[i], 1);
         break;
     default:
 #pragma unroll
@@ -530,7 +550,7 @@ __device__ __forceinline__ void merge_agg(const GbSpec &s, int j, int kd, unsign
     case NK_ADDI:
     case NK_CNT:
 #pragma unroll
-        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) atomicAdd((unsigned long long *)base + sl[i], v[i]);
+        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) add64_shared((unsigned long long *)base + sl[i], v[i]);
         break;
     default:
 #pragma unroll
