@@ -532,6 +532,62 @@ __device__ __forceinline__ void narrow_agg(const GbSpec &s, int j, int kd, unsig
     }
 }
 
+/* The generic path's combines, chosen once per accumulator and tile of 4
+ * rows instead of per row inside atomic_combine: count, integer sum (4- or
+ * 8-byte sources), integer min and max (4- or 8-byte); the rest (floats)
+ * through atomic_combine. ncu of HGB's one pass with sum,max,count,avg
+ * (2^26 rows, 2^10 groups) counted 52 warp instructions a row and
+ * accumulator in the per-row switch (bench/RESULTS.md). */
+enum { WK_CNT = 0, WK_ADDI, WK_MAXI4, WK_MINI4, WK_MAXI8, WK_MINI8, WK_GEN };
+__device__ __forceinline__ int wide_kind(const GbSpec &s, int j)
+{
+    if (s.op[j] == OP_CNT) return WK_CNT;
+    if (s.op[j] == OP_ADD_I) return WK_ADDI;
+    if (s.isf[j] || (s.op[j] != OP_MAX && s.op[j] != OP_MIN)) return WK_GEN;
+    if (s.width[j] == 4) return s.op[j] == OP_MAX ? WK_MAXI4 : WK_MINI4;
+    return s.op[j] == OP_MAX ? WK_MAXI8 : WK_MINI8;
+}
+/* Accumulator j (kind kd, shared array base) over 4 rows' raw source bits
+ * v (load_raw), slot GB_EMPTY: no row. */
+__device__ __forceinline__ void wide_agg(const GbSpec &s, int j, int kd, unsigned char *base, const uint32_t sl[4],
+                                         const uint64_t v[4])
+{
+    switch (kd) {
+    case WK_CNT:
+#pragma unroll
+        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) add64_shared((unsigned long long *)base + sl[i], 1);
+        break;
+    case WK_ADDI: {
+        const bool w4 = s.pw[j] == 4;
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            if (sl[i] != GB_EMPTY)
+                add64_shared((unsigned long long *)base + sl[i], w4 ? (uint64_t)(int64_t)(int32_t)(uint32_t)v[i] : v[i]);
+        break;
+    }
+    case WK_MAXI4:
+#pragma unroll
+        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) atomicMax((int *)base + sl[i], (int)(uint32_t)v[i]);
+        break;
+    case WK_MINI4:
+#pragma unroll
+        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) atomicMin((int *)base + sl[i], (int)(uint32_t)v[i]);
+        break;
+    case WK_MAXI8:
+#pragma unroll
+        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) atomicMax((long long *)base + sl[i], (long long)v[i]);
+        break;
+    case WK_MINI8:
+#pragma unroll
+        for (int i = 0; i < 4; i++) if (sl[i] != GB_EMPTY) atomicMin((long long *)base + sl[i], (long long)v[i]);
+        break;
+    default:
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            if (sl[i] != GB_EMPTY) atomic_combine(s, j, base + (uint64_t)sl[i] * s.width[j], row_val_raw(s, j, v[i]));
+    }
+}
+
 /* Accumulator j (kind kd, array base) combining 4 partial aggregates of
  * the same accumulator (k_pgb_merge): counts and sums add, min and max as
  * for rows. */
@@ -680,10 +736,7 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
             for (int j = 0; j < s.n; j++) {
                 uint64_t v[IT] = {0, 0, 0, 0};
                 if (s.src[j]) op_load(s.src[j], s.pw[j], r0, a.n, full, v);
-                unsigned char *bj = smem + soff[j];
-#pragma unroll
-                for (int i = 0; i < IT; i++)
-                    if (sl[i] != GB_EMPTY) atomic_combine(s, j, bj + (uint64_t)sl[i] * s.width[j], row_val_raw(s, j, v[i]));
+                wide_agg(s, j, wide_kind(s, j), smem + soff[j], sl, v);
             }
         }
     }
@@ -1362,11 +1415,14 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
             if (s.n > 0) narrow_agg(s, 0, kd0, smem + s.soff[0], sl, va);
             if (s.n > 1) narrow_agg(s, 1, kd1, smem + s.soff[1], sl, vb);
         } else {
+            for (int j = 0; j < s.n; j++) {
+                uint64_t v[U] = {0, 0, 0, 0};
+                if (s.src[j])
 #pragma unroll
-            for (int u = 0; u < U; u++)
-                if (sl[u] != GB_EMPTY)
-                    for (int j = 0; j < s.n; j++)
-                        atomic_combine(s, j, smem + s.soff[j] + (uint64_t)sl[u] * s.width[j], row_val(s, j, row[u]));
+                    for (int u = 0; u < U; u++)
+                        if (sl[u] != GB_EMPTY) v[u] = load_raw(s.src[j], s.pw[j], row[u] << s.sshift[j]);
+                wide_agg(s, j, wide_kind(s, j), smem + s.soff[j], sl, v);
+            }
         }
 #pragma unroll
         for (int u = 0; u < U; u++) /* case 3: the global table */

@@ -274,12 +274,18 @@ static const gj_impl IMPLS[] = {GJ_IMPL_HGB, GJ_IMPL_SGB_UR, GJ_IMPL_SGB_TR, GJ_
 #define FLT5 {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MAX, GJ_AGG_AVG, GJ_AGG_SUM}, {4, 8, 4, 4, 8}, \
     {GJ_DT_FLOAT, GJ_DT_FLOAT, GJ_DT_FLOAT, GJ_DT_INT, GJ_DT_FLOAT}
 
+/* the generic path's integer combines (wide_agg): 8-byte sums that wrap,
+ * 4-byte sums of negative values, 4- and 8-byte mins */
+#define INTMIX {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MIN, GJ_AGG_SUM, GJ_AGG_COUNT}, {8, 4, 8, 4, 4}, \
+    {GJ_DT_INT, GJ_DT_INT, GJ_DT_INT, GJ_DT_INT, GJ_DT_INT}
+
 static const gcase CASES[] = {
     {"rows=0", 0, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
     {"rows=1", 1, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0},
     {"g=1", 100000, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0},
     {"g=|R| perm", 70001, 70001, 70001, 4, 0, 0, 1, 2, MAXMAX, 0, 0},
     {"uniform g=100 all aggs", 200003, 100, 100, 4, 0, 0, 0, 5, ALL5, 0, 0},
+    {"int sums and mins g=3000", 300000, 3000, 3000, 4, 0, 0, 0, 5, INTMIX, 0, 0},
     {"uniform g=5000 floats sorted", 300000, 5000, 5000, 4, 0, 0, 0, 5, FLT5, 1, 0},
     {"uniform g=150000 (PGB partitions)", 400000, 150000, 150000, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
     {"zipf 1.5 g=4096", 250000, 4096, 4096, 4, 0, 1.5, 0, 5, ALL5, 0, 0},
@@ -380,6 +386,7 @@ static const gcase PGB[] = {
     /* partitions of 2^16 rows cut into pieces: k_pgb_merge combines their
      * tables (sum, min, max, count, avg) */
     {"g=20000 all aggs, cut partitions", 1 << 21, 20000, 20000, 4, 0, 0, 0, 5, ALL5, 0, 0},
+    {"g=200000 int sums and mins", 1 << 21, 200000, 200000, 4, 0, 0, 0, 5, INTMIX, 0, 0},
     /* k_pgb_many: the key whose hash is its empty pattern (fmix32(0x331da083)
      * = 2^32-1, fmix64(0x89a5850e63c5f8aa) = 2^64-1) aggregates globally */
     {"key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x331da083ull - 2000, 0, 0, 5, ALL5, 0, 0},
