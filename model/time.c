@@ -581,10 +581,9 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
     int nacc = A, any_avg = 0;
     for (int i = 0; i < A; i++) any_avg |= w->aggs[i] == GJ_AGG_AVG;
     nacc += any_avg;
-    /* Shared-memory operations a row: one an accumulator. An 8-byte add
+    /* A row costs one shared-memory operation an accumulator: an 8-byte add
      * (sum, count, avg) is two 32-bit adds, the second only on a carry
      * (operators/groupby_kernels.cuh add64_shared). */
-    const double sops = nacc;
     const double accb = slot + 8.0 * any_avg;
     double temp = 0;
 
@@ -628,11 +627,11 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * within 2%). */
         term(a, GJ_TERM_HASH, "shared-memory table probes (a warp's longest)",
              N * probe_longest(fmin(g, N) / passes / ts) / (atom_shared(hw, 1024) * GB), 0);
-        term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * sops / (atom_shared(hw, fmax(teff * rcopies, 1)) * GB), 0);
+        term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * nacc / (atom_shared(hw, fmax(teff * rcopies, 1)) * GB), 0);
         /* the vectorised path covers two accumulators over 4-byte payloads;
          * others go through a generic per-row loop, without slot copies */
         if (nacc > 2 || (P && pb != 4))
-            term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * sops / (atom_shared(hw, fmax(teff, 1)) * GB), 0);
+            term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * nacc / (atom_shared(hw, fmax(teff, 1)) * GB), 0);
         term(a, GJ_TERM_HASH, "merge block tables into the global table", blocks * gm / (hw->ht_build_l2 * GB), 0);
         counter(a, "output slots of new groups from one counter", g);
         atomics_global(a, "merge block aggregates", blocks * gm * nacc, g, g * accb);
@@ -709,7 +708,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         if (copies > 0) {
             double per_sm = fmax(1, fmin(8, floor(hw->l1_bytes / (copies * g * accb + 1024))));
             double blocks = hw->sm_count * per_sm;
-            term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * sops / (atom_shared(hw, teff * copies) * GB), 0);
+            term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * nacc / (atom_shared(hw, teff * copies) * GB), 0);
             atomics_global(a, "flush block aggregates", blocks * g * nacc, g, g * accb);
         } else {
             atomics_zipf(a, "global atomics into dense arrays", N, nacc, g, g, z, g * accb);
@@ -847,10 +846,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             term(a, GJ_TERM_HASH, "shared-memory table probes, twice (a warp's longest)",
                  2 * N * probe_longest(fmin(gw, limit) / GJ_PGB_TS) / (atom_shared(hw, 1024) * GB), 0);
         term(a, GJ_TERM_ATOMIC, "shared-memory aggregation",
-             N * (1 - over) * sops / (atom_shared(hw, fmin(gc, limit) * copies) * GB), 0);
+             N * (1 - over) * nacc / (atom_shared(hw, fmin(gc, limit) * copies) * GB), 0);
         /* the narrow path covers two accumulators over 4-byte payloads */
         if (many && (nacc > 2 || (P && pb != 4)))
-            term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * sops / (atom_shared(hw, fmax(gc, 1)) * GB), 0);
+            term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * nacc / (atom_shared(hw, fmax(gc, 1)) * GB), 0);
         /* k_pgb_many's partitions cut into at most GJ_PGB_MERGE_MAX pieces:
          * each piece leaves its table in global memory, and k_pgb_merge
          * reads a partition's tables back into one shared table and flushes

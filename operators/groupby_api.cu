@@ -835,9 +835,10 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         if ((rc = gjgb_inclusive_sum((const uint32_t *)cut_end, (uint32_t *)cut_end, P, &c.ar, c.st, ctx))) goto done;
         GJ_CUDA(cudaMemcpyAsync((uint32_t *)cnt + 2, (const uint32_t *)cut_end + P - 1, 4, cudaMemcpyDeviceToDevice, c.st));
     }
-    { /* one read (pageable memory: the host waits for it) */
+    { /* one read back for the three */
         uint32_t h[3];
         GJ_CUDA(cudaMemcpyAsync(h, cnt, 12, cudaMemcpyDeviceToHost, c.st));
+        GJ_CUDA(cudaStreamSynchronize(c.st));
         items = h[0], ncut[0] = h[1], ncut[1] = h[2];
     }
     for (;;) {

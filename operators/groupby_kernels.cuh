@@ -500,7 +500,7 @@ inline bool narrow_spec(const GbSpec &s)
  * 2^10 groups) counted 52 warp instructions a row and accumulator in the
  * per-row switch (bench/RESULTS.md). */
 enum { WK_CNT = 0, WK_ADDI, WK_MAXI4, WK_MINI4, WK_MAXI8, WK_MINI8, WK_GEN };
-__device__ __forceinline__ int wide_kind(const GbSpec &s, int j)
+__device__ __forceinline__ int agg_kind(const GbSpec &s, int j)
 {
     if (s.op[j] == OP_CNT) return WK_CNT;
     if (s.op[j] == OP_ADD_I) return WK_ADDI;
@@ -508,13 +508,13 @@ __device__ __forceinline__ int wide_kind(const GbSpec &s, int j)
     if (s.width[j] == 4) return s.op[j] == OP_MAX ? WK_MAXI4 : WK_MINI4;
     return s.op[j] == OP_MAX ? WK_MAXI8 : WK_MINI8;
 }
-/* Accumulator j (kind kd = wide_kind, shared array base) over 4 values at
+/* Accumulator j (kind kd = agg_kind, shared array base) over 4 values at
  * slots sl (GB_EMPTY: none). PARTIAL false: the rows' raw source bits
  * (load_raw; V = uint32_t for the NARROW paths' 4-byte sources, which keeps
  * their registers); true: partial aggregates of the same accumulator
  * (k_pgb_merge), so counts and sums add the value itself. */
 template <bool PARTIAL, typename V>
-__device__ __forceinline__ void wide_agg(const GbSpec &s, int j, int kd, unsigned char *base, const uint32_t sl[4],
+__device__ __forceinline__ void agg4(const GbSpec &s, int j, int kd, unsigned char *base, const uint32_t sl[4],
                                          const V v[4])
 {
     switch (kd) {
@@ -628,7 +628,7 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
             if (sl[i] != GB_EMPTY) sl[i] = (sl[i] << a.rlog) | copy;
     };
     if (NARROW) {
-        const int n0 = s.n, kd0 = n0 > 0 ? wide_kind(s, 0) : 0, kd1 = n0 > 1 ? wide_kind(s, 1) : 0;
+        const int n0 = s.n, kd0 = n0 > 0 ? agg_kind(s, 0) : 0, kd1 = n0 > 1 ? agg_kind(s, 1) : 0;
         const void *src0 = n0 > 0 ? s.src[0] : NULL, *src1 = n0 > 1 ? s.src[1] : NULL;
         K kc[IT];
         uint32_t ac[IT] = {0, 0, 0, 0}, bc[IT] = {0, 0, 0, 0};
@@ -654,8 +654,8 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
             uint32_t sl[IT];
             finds(kc, base + t0, sl);
             __syncwarp(); /* probe lengths differ by lane: combine as one warp */
-            if (n0 > 0) wide_agg<false>(s, 0, kd0, smem + soff[0], sl, ac);
-            if (n0 > 1) wide_agg<false>(s, 1, kd1, smem + soff[1], sl, bc);
+            if (n0 > 0) agg4<false>(s, 0, kd0, smem + soff[0], sl, ac);
+            if (n0 > 1) agg4<false>(s, 1, kd1, smem + soff[1], sl, bc);
 #pragma unroll
             for (int i = 0; i < IT; i++) { kc[i] = kn[i]; ac[i] = an[i]; bc[i] = bn[i]; }
         }
@@ -675,7 +675,7 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
             for (int j = 0; j < s.n; j++) {
                 uint64_t v[IT] = {0, 0, 0, 0};
                 if (s.src[j]) op_load(s.src[j], s.pw[j], r0, a.n, full, v);
-                wide_agg<false>(s, j, wide_kind(s, j), smem + soff[j], sl, v);
+                agg4<false>(s, j, agg_kind(s, j), smem + soff[j], sl, v);
             }
         }
     }
@@ -1253,7 +1253,7 @@ __device__ __forceinline__ void pgb_many_flush(const unsigned char *smem, const 
 }
 
 /* NARROW: at most two accumulators over 4-byte sources (a packed pair
- * loaded as one 8-byte value), combined by wide_agg with kinds
+ * loaded as one 8-byte value), combined by agg4 with kinds
  * chosen once; otherwise the generic combine per accumulator. Four rows a
  * thread, their loads issued before the first probe. MINB: blocks per SM
  * the registers must allow (3 caps them at 42, a few spilled). */
@@ -1277,7 +1277,7 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     __syncthreads();
     const bool pair = s.n >= 2 && s.src[0] && s.src[1] && s.pw[0] == 4 && s.pw[1] == 4 && s.sshift[0] == 1 &&
                       s.sshift[1] == 1 && (const char *)s.src[1] == (const char *)s.src[0] + 4;
-    const int kd0 = NARROW && s.n > 0 ? wide_kind(s, 0) : 0, kd1 = NARROW && s.n > 1 ? wide_kind(s, 1) : 0;
+    const int kd0 = NARROW && s.n > 0 ? agg_kind(s, 0) : 0, kd1 = NARROW && s.n > 1 ? agg_kind(s, 1) : 0;
     /* Warp-uniform trip counts, and a __syncwarp after the probes: their
      * lengths differ by lane, and a warp left split there runs the
      * combines once per split (measured: 4.6 active lanes of 32, the
@@ -1313,8 +1313,8 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
                 sl[u] = r0 + u >= lo && r0 + u < hi ? pgb_slot(tkey, tmask, sh, k[u]) : GB_EMPTY;
             }
             __syncwarp();
-            wide_agg<false>(s, 0, kd0, smem + s.soff[0], sl, va);
-            wide_agg<false>(s, 1, kd1, smem + s.soff[1], sl, vb);
+            agg4<false>(s, 0, kd0, smem + s.soff[0], sl, va);
+            agg4<false>(s, 1, kd1, smem + s.soff[1], sl, vb);
 #pragma unroll
             for (int u = 0; u < 4; u++) /* case 3: the global table */
                 if (sl[u] == GB_EMPTY && r0 + u >= lo && r0 + u < hi) {
@@ -1351,8 +1351,8 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
             sl[u] = wb + (uint64_t)u * blockDim.x + lane < hi ? pgb_slot(tkey, tmask, sh, k[u]) : GB_EMPTY;
         __syncwarp();
         if (NARROW) {
-            if (s.n > 0) wide_agg<false>(s, 0, kd0, smem + s.soff[0], sl, va);
-            if (s.n > 1) wide_agg<false>(s, 1, kd1, smem + s.soff[1], sl, vb);
+            if (s.n > 0) agg4<false>(s, 0, kd0, smem + s.soff[0], sl, va);
+            if (s.n > 1) agg4<false>(s, 1, kd1, smem + s.soff[1], sl, vb);
         } else {
             for (int j = 0; j < s.n; j++) {
                 uint64_t v[U] = {0, 0, 0, 0};
@@ -1360,7 +1360,7 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
 #pragma unroll
                     for (int u = 0; u < U; u++)
                         if (sl[u] != GB_EMPTY) v[u] = load_raw(s.src[j], s.pw[j], row[u] << s.sshift[j]);
-                wide_agg<false>(s, j, wide_kind(s, j), smem + s.soff[j], sl, v);
+                agg4<false>(s, j, agg_kind(s, j), smem + s.soff[j], sl, v);
             }
         }
 #pragma unroll
@@ -1413,7 +1413,7 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
     const bool whole = !went_global;
     /* Four consecutive slots a thread, read with 16-byte loads, keys and
      * the first two accumulators issued together, combined by kinds chosen
-     * once (wide_agg). Warp-uniform trip counts (quads is a multiple of
+     * once (agg4). Warp-uniform trip counts (quads is a multiple of
      * 64). */
     const uint64_t quads = (q1 - q0) * (ts / 4);
     for (uint64_t x = threadIdx.x; x < quads; x += blockDim.x) {
@@ -1427,12 +1427,12 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
 #pragma unroll
         for (int u = 0; u < 4; u++) sl[u] = k[u] != empty ? pgb_slot(tkey, tmask, sh, k[u]) : GB_EMPTY;
         __syncwarp();
-        if (s.n > 0) wide_agg<true>(s, 0, wide_kind(s, 0), smem + s.soff[0], sl, v[0]);
-        if (s.n > 1) wide_agg<true>(s, 1, wide_kind(s, 1), smem + s.soff[1], sl, v[1]);
+        if (s.n > 0) agg4<true>(s, 0, agg_kind(s, 0), smem + s.soff[0], sl, v[0]);
+        if (s.n > 1) agg4<true>(s, 1, agg_kind(s, 1), smem + s.soff[1], sl, v[1]);
         for (int j = 2; j < s.n; j++) {
             uint64_t w[4];
             load4(t + s.soff[j] + i0 * s.width[j], s.width[j], w);
-            wide_agg<true>(s, j, wide_kind(s, j), smem + s.soff[j], sl, w);
+            agg4<true>(s, j, agg_kind(s, j), smem + s.soff[j], sl, w);
         }
 #pragma unroll
         for (int u = 0; u < 4; u++) { /* probe slots taken: the global table */
