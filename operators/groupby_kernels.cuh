@@ -515,7 +515,7 @@ __device__ __forceinline__ int agg_kind(const GbSpec &s, int j)
  * (k_pgb_merge), so counts and sums add the value itself. */
 template <bool PARTIAL, typename V>
 __device__ __forceinline__ void agg4(const GbSpec &s, int j, int kd, unsigned char *base, const uint32_t sl[4],
-                                         const V v[4])
+                                     const V v[4])
 {
     switch (kd) {
     case WK_CNT:
@@ -554,6 +554,7 @@ __device__ __forceinline__ void agg4(const GbSpec &s, int j, int kd, unsigned ch
         }
     }
 }
+
 template <typename K, bool NARROW>
 __global__ void __launch_bounds__(PolicyOnePass::THREADS)
 k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
@@ -1201,20 +1202,6 @@ inline size_t pgb_many_layout(uint32_t ts, int kw, GbSpec &s)
     return b;
 }
 
-/* Four consecutive w-byte values (w = 4 or 8) at p, 16-byte aligned, in
- * 16-byte loads. */
-template <typename T>
-__device__ __forceinline__ void load4(const unsigned char *p, int w, T v[4])
-{
-    if (w == 4) {
-        const uint4 x = *(const uint4 *)p;
-        v[0] = (T)x.x, v[1] = (T)x.y, v[2] = (T)x.z, v[3] = (T)x.w;
-    } else {
-        const ulonglong2 x = ((const ulonglong2 *)p)[0], y = ((const ulonglong2 *)p)[1];
-        v[0] = (T)x.x, v[1] = (T)x.y, v[2] = (T)y.x, v[3] = (T)y.y;
-    }
-}
-
 /* A k_pgb_many table: every key empty, every aggregate its identity. */
 template <typename K>
 __device__ __forceinline__ void pgb_many_init(unsigned char *smem, const GbSpec &s, uint32_t ts)
@@ -1411,10 +1398,10 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
     if (b0 + threadIdx.x < a.item_end[p] && a.spill_global[b0 + threadIdx.x]) went_global = 1;
     __syncthreads();
     const bool whole = !went_global;
-    /* Four consecutive slots a thread, read with 16-byte loads, keys and
-     * the first two accumulators issued together, combined by kinds chosen
-     * once (agg4). Warp-uniform trip counts (quads is a multiple of
-     * 64). */
+    /* Four consecutive slots a thread, read with 16-byte streaming loads
+     * (op_load: every table is 16-byte aligned), keys and the first two
+     * accumulators issued together, combined by kinds chosen once (agg4).
+     * Warp-uniform trip counts (quads is a multiple of 64). */
     const uint64_t quads = (q1 - q0) * (ts / 4);
     for (uint64_t x = threadIdx.x; x < quads; x += blockDim.x) {
         const uint64_t q = q0 + x / (ts / 4), i0 = x % (ts / 4) * 4;
@@ -1422,8 +1409,8 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
         K k[4];
         uint64_t v[2][4];
         uint32_t sl[4];
-        load4(t + i0 * sizeof(K), (int)sizeof(K), k);
-        for (int j = 0; j < 2 && j < s.n; j++) load4(t + s.soff[j] + i0 * s.width[j], s.width[j], v[j]);
+        op_loadk((const K *)t, i0, ts, true, k);
+        for (int j = 0; j < 2 && j < s.n; j++) op_load(t + s.soff[j], s.width[j], i0, ts, true, v[j]);
 #pragma unroll
         for (int u = 0; u < 4; u++) sl[u] = k[u] != empty ? pgb_slot(tkey, tmask, sh, k[u]) : GB_EMPTY;
         __syncwarp();
@@ -1431,7 +1418,7 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
         if (s.n > 1) agg4<true>(s, 1, agg_kind(s, 1), smem + s.soff[1], sl, v[1]);
         for (int j = 2; j < s.n; j++) {
             uint64_t w[4];
-            load4(t + s.soff[j] + i0 * s.width[j], s.width[j], w);
+            op_load(t + s.soff[j], s.width[j], i0, ts, true, w);
             agg4<true>(s, j, agg_kind(s, j), smem + s.soff[j], sl, w);
         }
 #pragma unroll
@@ -1440,7 +1427,7 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
             const uint32_t g = pgb_global_id(s, gt, out_key, k[u]);
             if (g == GB_EMPTY) continue; /* out of ids: the host retries larger */
             for (int j = 0; j < s.n; j++) {
-                const uint64_t val = j < 2 ? v[j][u] : load_bits(t + s.soff[j] + (i0 + u) * s.width[j], s.width[j]);
+                const uint64_t val = j < 2 ? v[j][u] : load_raw(t + s.soff[j], s.width[j], i0 + u);
                 if (val != identity(s, j)) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), val);
             }
         }

@@ -299,7 +299,6 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
     return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits);
 }
 
-
 /* When PHJ partitions and matches on hashed keys (j->hash_keys; see
  * phj_skewed), the custom partition hashes as it reads, and CUB's sort
  * needs the hashed keys written once per side, made here on first use.
