@@ -11,6 +11,7 @@ extern "C" {
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,13 +207,15 @@ bool use_partition(int b0, int b1)
     return b0 == 0 && b1 >= 1 && b1 <= PartPolicy::MAX_BITS;
 }
 
-/* Stable partition of (key, value) on key bits [0, bits), 1 <= bits <= 16:
- * ceil(bits / 8) LSD passes (join_partition.cuh) with the tile shape C
- * (THREADS, ITEMS, MINB, DYN). Values of the first pass: vin (PV_COPY),
- * va | vb << 32 (PV_PACK) or the row index (PV_IOTA). */
+/* Stable partition of (key, value) on key bits [lo0, lo0 + bits), 1 <= bits
+ * <= 16: ceil(bits / 8) LSD passes (join_partition.cuh) with the tile shape
+ * C (THREADS, ITEMS, MINB, DYN). Values of the first pass: vin (PV_COPY),
+ * va | vb << 32 (PV_PACK) or the row index (PV_IOTA). Two passes go through
+ * a scratch pair of n rows: xk, xv when given (the caller's), else
+ * allocated here. */
 template <typename C, typename K, typename V, int MODE, bool HASH>
 int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb,
-                  V *vout, u64 n, int bits)
+                  V *vout, u64 n, int bits, int lo0, K *xk, V *xv)
 {
     enum { TILE = C::THREADS * C::ITEMS, HT = 384 };
     static_assert(TILE % (16 / sizeof(K)) == 0, "histogram vector loads need whole vectors per tile");
@@ -222,10 +225,10 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
     auto *ks1 = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::DYN>;
     auto *ks2 = part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::DYN>;
-    K *tk = NULL;
-    V *tv = NULL;
+    K *tk = NULL, *tk_own = NULL;
+    V *tv = NULL, *tv_own = NULL;
     uint32_t *hist = NULL;
-    int lo = 0;
+    int lo = lo0;
     if (n == 0) goto done;
     JCUDA(cudaGetDevice(&dev));
     JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -236,9 +239,14 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_h, part_hist_kernel<K, HT>, HT, 0));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_s, ks1, C::THREADS, dyn));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_c, ks2, C::THREADS, dyn));
-    if (passes > 1) {
-        JCUDA(mem_alloc(&j->mem, (void **)&tk, n * sizeof(K)));
-        JCUDA(mem_alloc(&j->mem, (void **)&tv, n * sizeof(V)));
+    if (passes > 1 && xk && xv) {
+        tk = xk;
+        tv = xv;
+    } else if (passes > 1) {
+        JCUDA(mem_alloc(&j->mem, (void **)&tk_own, n * sizeof(K)));
+        JCUDA(mem_alloc(&j->mem, (void **)&tv_own, n * sizeof(V)));
+        tk = tk_own;
+        tv = tv_own;
     }
     JCUDA(mem_alloc(&j->mem, (void **)&hist, (size_t)256 * tiles * 4));
     for (int p = 0; p < passes; p++) {
@@ -268,8 +276,8 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     }
 done:
     mem_free(&j->mem, hist);
-    mem_free(&j->mem, tv);
-    mem_free(&j->mem, tk);
+    mem_free(&j->mem, tv_own);
+    mem_free(&j->mem, tk_own);
     return rc;
 }
 
@@ -281,7 +289,7 @@ struct PartCfg {
 
 template <typename K, typename V, int MODE, bool HASH = false>
 int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va,
-                    const uint32_t *vb, V *vout, u64 n, int bits)
+                    const uint32_t *vb, V *vout, u64 n, int bits, int lo0 = 0, K *xk = NULL, V *xv = NULL)
 {
     typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false> P;
     if constexpr (sizeof(K) == 4 && sizeof(V) == 8) {
@@ -294,9 +302,104 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
         const char *e = getenv("GJ_JOIN_PART_SHAPE");
         if (!(e && strcmp(e, "384x15") == 0))
             return partition_run<PartCfg<768, 10, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
-                                                                              bits);
+                                                                              bits, lo0, xk, xv);
     }
-    return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits);
+    return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits, lo0, xk, xv);
+}
+
+/* MSD sort, for SMJ's keys of more than 16 bits: a stable sort of (key,
+ * value) on key bits [0, end_bit) as
+ *   1. the partition above on the top t <= 16 key bits [hb, end_bit), t
+ *      chosen so that a partition averages ROWS / 2 rows (2^27 rows: 16
+ *      bits of 2048 rows), into a scratch pair;
+ *   2. every partition of at most ROWS rows sorted on bits [0, hb) by one
+ *      block in shared memory (msd_block_sort_kernel) into the output: one
+ *      more read and write, where CUB's radix sort makes ceil(end_bit / 8)
+ *      passes (27 bits: 4 passes of a read and a write against 2 + 1 here);
+ *   3. partitions of more than ROWS rows (skew) by CUB's segmented sort, a
+ *      block for each.
+ * Stable throughout, so the order is CUB's, and GFTR's columns may take
+ * either path. Declines (*done = false, nothing written) below MIN_ROWS
+ * rows, or when a sample of SAMPLES keys predicts a partition of more than
+ * MAX_OVER rows (one block would sort it alone: hot keys) or a quarter of
+ * the rows in partitions over ROWS; if the exact sizes still hold a
+ * partition over 2 MAX_OVER, CUB's radix sort sorts the partitioned pairs.
+ * The first pass makes the values (MODE), so no row-id or packed copy is
+ * written first. GJ_JOIN_MSD=off turns it off (A/B runs). */
+struct MsdPolicy {
+    enum { THREADS = 256, ITEMS = 16, ROWS = THREADS * ITEMS, MIN_ROWS = 1 << 16, SAMPLES = 1 << 18,
+           MAX_OVER = 1 << 18 };
+};
+
+template <typename K, typename V, int MODE>
+int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb, V *vout,
+             u64 n, int end_bit, bool *done)
+{
+    typedef MsdPolicy M;
+    int rc = GJ_OK, t = 1, hb = 0;
+    uint32_t P = 0, *hist = NULL, *start = NULL, *end = NULL;
+    u64 *stat = NULL, hs[2] = {0, 0}, samples = 0, stride = 1;
+    K *tk = NULL;
+    V *tv = NULL;
+    size_t need = 0;
+    const char *e = getenv("GJ_JOIN_MSD");
+    *done = false;
+    if ((e && strcmp(e, "off") == 0) || j->hash_keys || n < M::MIN_ROWS || n >= (1ULL << 31) ||
+        end_bit <= GJ_PART_MAX_BITS)
+        goto done;
+    while (t < GJ_PART_MAX_BITS && (n >> (t + 1)) >= (u64)M::ROWS / 2) t++;
+    hb = end_bit - t;
+    P = 1u << t;
+    samples = n < (u64)M::SAMPLES ? n : (u64)M::SAMPLES;
+    stride = n / samples;
+    JCUDA(mem_alloc(&j->mem, (void **)&stat, 16));
+    JCUDA(mem_alloc(&j->mem, (void **)&hist, (size_t)P * 4));
+    JCUDA(cudaMemsetAsync(stat, 0, 16, j->mem.s));
+    JCUDA(cudaMemsetAsync(hist, 0, (size_t)P * 4, j->mem.s));
+    msd_sample_kernel<K><<<grid_for(samples, 256), 256, 0, j->mem.s>>>(kin, samples, stride, hb, P - 1, hist);
+    JLAUNCHED();
+    msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(hist, NULL, P, (uint32_t)(M::ROWS / stride), NULL,
+                                                             stat);
+    JLAUNCHED();
+    JCUDA(cudaMemcpyAsync(hs, stat, 16, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaStreamSynchronize(j->mem.s));
+    if (hs[1] * stride > (u64)M::MAX_OVER || hs[0] * 4 > samples) goto done;
+
+    JCUDA(mem_alloc(&j->mem, (void **)&tk, n * sizeof(K)));
+    JCUDA(mem_alloc(&j->mem, (void **)&tv, n * sizeof(V)));
+    JCUDA(mem_alloc(&j->mem, (void **)&start, ((size_t)P + 1) * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&end, (size_t)P * 4));
+    rc = partition_pairs<K, V, MODE>(j, kin, tk, vin, va, vb, tv, n, t, hb, kout, vout);
+    if (rc != GJ_OK) goto done;
+    bounds_kernel<K><<<grid_for(P + 1, 256), 256, 0, j->mem.s>>>(tk, n, P - 1, P, start, hb);
+    JLAUNCHED();
+    JCUDA(cudaMemsetAsync(stat, 0, 16, j->mem.s));
+    msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(NULL, start, P, M::ROWS, end, stat);
+    JLAUNCHED();
+    msd_block_sort_kernel<K, V, M::THREADS, M::ITEMS><<<P, M::THREADS, 0, j->mem.s>>>(tk, tv, kout, vout,
+                                                                                       start, hb);
+    JLAUNCHED();
+    JCUDA(cudaMemcpyAsync(hs, stat, 16, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaStreamSynchronize(j->mem.s));
+    if (hs[1] > 2 * (u64)M::MAX_OVER) { /* the sample missed a hot partition */
+        rc = sort_pairs<K, V>(j, tk, kout, tv, vout, n, 0, end_bit);
+    } else if (hs[0]) {
+        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(NULL, need, tk, kout, tv, vout, (int)n, (int)P, start,
+                                                       end, 0, hb, j->mem.s));
+        if ((rc = tmp_ensure(j, need)) != GJ_OK) goto done;
+        need = j->tmp_bytes;
+        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(j->tmp, need, tk, kout, tv, vout, (int)n, (int)P, start,
+                                                       end, 0, hb, j->mem.s));
+    }
+    if (rc == GJ_OK) *done = true;
+done:
+    mem_free(&j->mem, end);
+    mem_free(&j->mem, start);
+    mem_free(&j->mem, tv);
+    mem_free(&j->mem, tk);
+    mem_free(&j->mem, hist);
+    mem_free(&j->mem, stat);
+    return rc;
 }
 
 /* When PHJ partitions and matches on hashed keys (j->hash_keys; see
@@ -337,6 +440,19 @@ struct Side {
  * one 8-byte value (one sort moves both: measured in operators/JOIN.md) or a
  * single column. out->key receives the sorted keys (identical bytes each
  * time, as the sort is stable). */
+/* (key, one column) sorted on key bits [b0, b1): the MSD sort when it takes
+ * it, else CUB's on ks (the keys, hashed when PHJ hashes) */
+template <typename K, typename V>
+int sort_col(Job *j, const gj_dtable *x, const K *ks, K *kout, const V *vin, V *vout, int b0, int b1)
+{
+    bool sorted = false;
+    int rc = GJ_OK;
+    if (b0 == 0)
+        rc = msd_sort<K, V, PV_COPY>(j, (const K *)x->key.data, kout, vin, NULL, NULL, vout, x->rows, b1, &sorted);
+    if (rc == GJ_OK && !sorted) rc = sort_pairs<K, V>(j, ks, kout, vin, vout, x->rows, b0, b1);
+    return rc;
+}
+
 template <typename K>
 int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, Side *out)
 {
@@ -349,18 +465,33 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
         void *pt = NULL;
         const bool pair = c + 1 < x->n_payloads && x->payload[c].width == 4 &&
                           x->payload[c + 1].width == 4;
-        if (pair && use_partition(b0, b1)) { /* packing (and hashing) fused into the first pass */
+        const uint32_t *va = (const uint32_t *)x->payload[c].data, *vb = NULL;
+        bool sorted = false;
+        if (pair) {
+            vb = (const uint32_t *)x->payload[c + 1].data;
             JCUDA(mem_alloc(&j->mem, &pt, n * 8));
-            if (j->hash_keys)
-                rc = partition_pairs<K, u64, PV_PACK, true>(j, (const K *)x->key.data, (K *)out->key, NULL,
-                                                            (const uint32_t *)x->payload[c].data,
-                                                            (const uint32_t *)x->payload[c + 1].data,
-                                                            (u64 *)pt, n, b1);
-            else
-                rc = partition_pairs<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key, NULL,
-                                                      (const uint32_t *)x->payload[c].data,
-                                                      (const uint32_t *)x->payload[c + 1].data,
-                                                      (u64 *)pt, n, b1);
+            /* packing fused into the first pass: the MSD sort (more than
+             * 16 bits) or the partition (at most 16; hashing too) */
+            if (b0 == 0)
+                rc = msd_sort<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key, NULL, va, vb, (u64 *)pt,
+                                               n, b1, &sorted);
+            if (rc == GJ_OK && !sorted && use_partition(b0, b1)) {
+                rc = j->hash_keys ? partition_pairs<K, u64, PV_PACK, true>(j, (const K *)x->key.data,
+                                                                           (K *)out->key, NULL, va, vb,
+                                                                           (u64 *)pt, n, b1)
+                                  : partition_pairs<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key,
+                                                                     NULL, va, vb, (u64 *)pt, n, b1);
+                sorted = true;
+            }
+            if (rc == GJ_OK && !sorted) {
+                if ((rc = side_keys<K>(j, x, &ks)) != GJ_OK) goto done;
+                JCUDA(mem_alloc(&j->mem, &packed, n * 8));
+                pack_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>(va, vb, (u64 *)packed, n);
+                JLAUNCHED();
+                rc = sort_pairs<K, u64>(j, ks, (K *)out->key, (const u64 *)packed, (u64 *)pt, n, b0, b1);
+                mem_free(&j->mem, packed);
+                packed = NULL;
+            }
             if (rc != GJ_OK) goto done;
             out->pay[c] = pt;
             out->pay[c + 1] = (const char *)pt + 4;
@@ -369,33 +500,13 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
             continue;
         }
         if ((rc = side_keys<K>(j, x, &ks)) != GJ_OK) goto done;
-        if (pair) {
-            JCUDA(mem_alloc(&j->mem, &packed, n * 8));
-            pack_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>(
-                (const uint32_t *)x->payload[c].data, (const uint32_t *)x->payload[c + 1].data,
-                (u64 *)packed, n);
-            JLAUNCHED();
-            JCUDA(mem_alloc(&j->mem, &pt, n * 8));
-            rc = sort_pairs<K, u64>(j, ks, (K *)out->key, (const u64 *)packed, (u64 *)pt, n, b0, b1);
-            if (rc != GJ_OK) goto done;
-            mem_free(&j->mem, packed);
-            packed = NULL;
-            out->pay[c] = pt;
-            out->pay[c + 1] = (const char *)pt + 4;
-            out->stride[c] = out->stride[c + 1] = 2;
-            out->next_col = c + 2;
-            continue;
-        }
         JCUDA(mem_alloc(&j->mem, &pt, n * x->payload[c].width));
         out->pay[c] = pt;
         out->stride[c] = 1;
         out->next_col = c + 1;
-        if (x->payload[c].width == 4)
-            rc = sort_pairs<K, uint32_t>(j, ks, (K *)out->key, (const uint32_t *)x->payload[c].data,
-                                         (uint32_t *)pt, n, b0, b1);
-        else
-            rc = sort_pairs<K, u64>(j, ks, (K *)out->key, (const u64 *)x->payload[c].data, (u64 *)pt,
-                                    n, b0, b1);
+        rc = x->payload[c].width == 4
+                 ? sort_col<K, uint32_t>(j, x, ks, (K *)out->key, va, (uint32_t *)pt, b0, b1)
+                 : sort_col<K, u64>(j, x, ks, (K *)out->key, (const u64 *)x->payload[c].data, (u64 *)pt, b0, b1);
         if (rc != GJ_OK) goto done;
     }
 done:
@@ -414,6 +525,8 @@ int transform_side(Job *j, const gj_dtable *x, int gftr, int b0, int b1, Side *o
     int rc = GJ_OK;
     const u64 n = x->rows;
     void *kt = NULL, *ids = NULL, *iota = NULL;
+    const K *ks = NULL;
+    bool sorted = false;
     memset(out, 0, sizeof *out);
     JCUDA(mem_alloc(&j->mem, &kt, n * sizeof(K)));
     out->key = kt;
@@ -422,16 +535,21 @@ int transform_side(Job *j, const gj_dtable *x, int gftr, int b0, int b1, Side *o
         out->stride[c] = 1;
     }
     if (!gftr || x->n_payloads == 0) {
-        JCUDA(mem_alloc(&j->mem, &iota, n * 4));
         JCUDA(mem_alloc(&j->mem, &ids, n * 4));
-        iota_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>((uint32_t *)iota, n);
-        JLAUNCHED();
-        const K *ks = NULL;
-        if ((rc = side_keys<K>(j, x, &ks)) != GJ_OK) goto done;
-        rc = sort_pairs<K, uint32_t>(j, ks, (K *)kt, (const uint32_t *)iota, (uint32_t *)ids, n, b0, b1);
+        if (b0 == 0)
+            rc = msd_sort<K, uint32_t, PV_IOTA>(j, (const K *)x->key.data, (K *)kt, NULL, NULL, NULL,
+                                                (uint32_t *)ids, n, b1, &sorted);
         if (rc != GJ_OK) goto done;
-        mem_free(&j->mem, iota);
-        iota = NULL;
+        if (!sorted) {
+            JCUDA(mem_alloc(&j->mem, &iota, n * 4));
+            iota_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>((uint32_t *)iota, n);
+            JLAUNCHED();
+            if ((rc = side_keys<K>(j, x, &ks)) != GJ_OK) goto done;
+            rc = sort_pairs<K, uint32_t>(j, ks, (K *)kt, (const uint32_t *)iota, (uint32_t *)ids, n, b0, b1);
+            if (rc != GJ_OK) goto done;
+            mem_free(&j->mem, iota);
+            iota = NULL;
+        }
         if (!gftr) out->ids = (const uint32_t *)ids;
         else mem_free(&j->mem, ids);
     } else {

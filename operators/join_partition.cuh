@@ -19,7 +19,9 @@
 #ifndef GJ_OPERATORS_JOIN_PARTITION_CUH
 #define GJ_OPERATORS_JOIN_PARTITION_CUH
 
+#include <cub/block/block_load.cuh>
 #include <cub/block/block_radix_rank.cuh>
+#include <cub/block/block_radix_sort.cuh>
 #include <stdint.h>
 
 #include "operators/hash.cuh"
@@ -195,25 +197,96 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     }
 }
 
-/* Partition starts of keys partitioned on their low bits (the stable radix
- * order above): start[p] = first row whose (key & mask) >= p, for p in
- * [0, P], so start[P] = n. One binary search per partition boundary (log2 n
+/* Partition starts of keys partitioned on bits [lo, lo + log2(mask + 1))
+ * (the stable radix order above): start[p] = first row whose
+ * (key >> lo) & mask >= p, for p in [0, P], so start[P] = n. One binary search per partition boundary (log2 n
  * dependent loads, the top levels shared in L2) instead of a pass over all
  * n keys: on the H200 that pass read the whole probe side again (2^26 keys:
  * about 0.1 ms) even when there is one partition, and PGB's 2^28 hashed
  * keys in 0.47 ms (ncu). Used by PHJ and PGB. */
 template <typename K>
-__global__ void bounds_kernel(const K *k, unsigned long long n, uint32_t mask, uint32_t P, uint32_t *start)
+__global__ void bounds_kernel(const K *k, unsigned long long n, uint32_t mask, uint32_t P, uint32_t *start,
+                              int lo = 0)
 {
     typedef unsigned long long u64;
     for (u64 p = blockIdx.x * (u64)blockDim.x + threadIdx.x; p <= P; p += (u64)gridDim.x * blockDim.x) {
-        u64 lo = 0, hi = n;
-        while (lo < hi) {
-            const u64 mid = lo + (hi - lo) / 2;
-            if (((u64)__ldg(k + mid) & mask) < p) lo = mid + 1;
-            else hi = mid;
+        u64 a = 0, b = n;
+        while (a < b) {
+            const u64 mid = a + (b - a) / 2;
+            if (((u64)__ldg(k + mid) >> lo & mask) < p) a = mid + 1;
+            else b = mid;
         }
-        start[p] = (uint32_t)lo;
+        start[p] = (uint32_t)a;
+    }
+}
+
+/* ---- MSD sort: the partition above on the top key bits, then each
+ * partition sorted on the bits below in one block (join_api.cu msd_sort) */
+
+/* rows per partition, from a sample (hist: counts of `samples` keys taken
+ * `stride` apart) or exact (start: bounds_kernel's starts); partitions of
+ * more than `limit` rows are over: their rows are summed into stat[0] and
+ * the largest is stat[1]. end (exact only): a partition's end if it is
+ * over, its start otherwise: the segments left to a segmented sort. */
+static __global__ void msd_over_kernel(const uint32_t *__restrict__ hist, const uint32_t *__restrict__ start,
+                                       uint32_t P, uint32_t limit, uint32_t *__restrict__ end,
+                                       unsigned long long *stat)
+{
+    for (uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < P; p += gridDim.x * blockDim.x) {
+        const uint32_t m = hist ? hist[p] : start[p + 1] - start[p];
+        if (end) end[p] = m > limit ? start[p + 1] : start[p];
+        if (m > limit) {
+            atomicAdd(&stat[0], (unsigned long long)m);
+            atomicMax(&stat[1], (unsigned long long)m);
+        }
+    }
+}
+
+template <typename K>
+__global__ void msd_sample_kernel(const K *__restrict__ keys, unsigned long long samples,
+                                  unsigned long long stride, int lo, uint32_t mask,
+                                  uint32_t *__restrict__ hist)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < samples;
+         i += (unsigned long long)gridDim.x * blockDim.x)
+        atomicAdd(&hist[(uint32_t)(keys[i * stride] >> lo) & mask], 1u);
+}
+
+/* One block per partition of at most THREADS * ITEMS rows: load it
+ * (warp-striped, transposed to blocked through shared memory), sort it on
+ * key bits [0, bits) with CUB's block radix sort (stable; the padding keys
+ * are all ones and come after every real key), store it striped, so
+ * coalesced. Larger partitions are left to the caller. */
+template <typename K, typename V, int THREADS, int ITEMS>
+__global__ __launch_bounds__(THREADS) void msd_block_sort_kernel(const K *__restrict__ kin,
+                                                                 const V *__restrict__ vin,
+                                                                 K *__restrict__ kout, V *__restrict__ vout,
+                                                                 const uint32_t *__restrict__ start, int bits)
+{
+    typedef cub::BlockLoad<K, THREADS, ITEMS, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadK;
+    typedef cub::BlockLoad<V, THREADS, ITEMS, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadV;
+    typedef cub::BlockRadixSort<K, THREADS, ITEMS, V> Sort;
+    __shared__ union {
+        typename LoadK::TempStorage lk;
+        typename LoadV::TempStorage lv;
+        typename Sort::TempStorage sort;
+    } sm;
+    const uint32_t b = start[blockIdx.x], m = start[blockIdx.x + 1] - b;
+    if (m == 0 || m > THREADS * ITEMS) return;
+    K keys[ITEMS];
+    V vals[ITEMS];
+    LoadK(sm.lk).Load(kin + b, keys, (int)m, ~(K)0);
+    __syncthreads();
+    LoadV(sm.lv).Load(vin + b, vals, (int)m);
+    __syncthreads();
+    Sort(sm.sort).SortBlockedToStriped(keys, vals, 0, bits);
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        const uint32_t r = i * THREADS + threadIdx.x;
+        if (r < m) {
+            kout[b + r] = keys[i];
+            vout[b + r] = vals[i];
+        }
     }
 }
 

@@ -410,6 +410,36 @@ static void test_gpu_match_ratio_zero(void **state)
     gj_dtable_free(&ds);
 }
 
+/* SMJ's MSD sort (operators/join_api.cu msd_sort) on keys of 20 bits: the
+ * block sort of every partition; hot keys that make partitions too large
+ * for one block (CUB's segmented sort); and a hot key that the strided
+ * sample does not see (every 4th row sampled, the hot key never there), so
+ * that the exact sizes send the partitioned pairs to CUB's full sort. Then
+ * 8-byte keys and payloads (the 8-byte kernels). */
+static void test_gpu_smj_msd_paths(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 41;
+    const uint64_t nr = 1ULL << 20, ns = 1ULL << 20;
+    for (int kind = 0; kind < 2; kind++) {
+        gj_dtable hr, hs;
+        host_table(&hr, nr, 4, 2, W4);
+        host_table(&hs, ns, 4, 2, W4);
+        for (uint64_t i = 0; i < nr; i++) hset(&hr.key, i, (i * 7919) % nr);
+        for (uint64_t i = 0; i < ns; i++) {
+            uint64_t k = rnd() % nr;
+            if (kind == 0 && rnd() % 8 == 0) k = 1000 + 40000 * (rnd() % 25); /* 25 hot keys */
+            if (kind == 1 && i % 4 && rnd() % 4 != 0) k = 12345;              /* unsampled hot key */
+            hset(&hs.key, i, k);
+        }
+        check_all(&hr, &hs, ns);
+        gj_htable_free(&hr);
+        gj_htable_free(&hs);
+    }
+    pkfk_case(300007, 300001, 1, 8, 1, 2, W8, 1ULL << 40);
+}
+
 /* A build side small enough for PHJ to skip partitioning (|R| <= 2048: one
  * partition, the item map and the read-back skipped) against a probe side of
  * several S chunks (16384 rows a work item), with and without matches, with
@@ -551,6 +581,7 @@ int main(void)
         cmocka_unit_test(test_gpu_structured_keys),
         cmocka_unit_test(test_gpu_2p20_generated),
         cmocka_unit_test(test_gpu_zipf),
+        cmocka_unit_test(test_gpu_smj_msd_paths),
         cmocka_unit_test(test_gpu_many_to_many),
         cmocka_unit_test(test_gpu_wide_keys_and_payloads),
         cmocka_unit_test(test_gpu_match_ratio_zero),
