@@ -355,17 +355,41 @@ static int gftr_group_bytes(int p, int pb, int i)
     return i < p / 2 ? 8 : i == p / 2 && (p & 1) ? 4 : 0;
 }
 
+/* Top key bits SMJ's MSD sort partitions n rows on (operators/join_api.cu
+ * msd_sort), or 0 where it declines and CUB sorts: values of 8 bytes, more
+ * than GJ_PART_MAX_BITS key bits, at least GJ_MSD_MIN_ROWS rows, at most
+ * GJ_MSD_MAX_AVG rows a partition, and no key with more than
+ * GJ_MSD_MAX_OVER rows (hot: the rows of the most frequent key). */
+static int msd_bits(double n, int vb, int kbits, double hot)
+{
+    int t = 1;
+    if (vb != 8 || kbits <= GJ_PART_MAX_BITS || n < GJ_MSD_MIN_ROWS ||
+        n > ldexp(GJ_MSD_MAX_AVG + 1, GJ_PART_MAX_BITS) || hot > GJ_MSD_MAX_OVER)
+        return 0;
+    while (t < GJ_PART_MAX_BITS && n > ldexp(GJ_MSD_AVG + 1, t)) t++;
+    return t;
+}
+
 /* One GFTR group of n rows with vb value bytes, as transform_cols moves it:
  * a packed pair by the operators' own partition on the PHJ bits or SMJ's
- * key bits when they are at most 16 (else packed, then CUB's sort), a
- * single column by CUB's sort. */
+ * key bits when they are at most 16; SMJ's MSD sort when it takes them
+ * (msd_bits: the partition on the top bits, then one more read and write
+ * of every row, charged as a pass of the partition); else CUB's sort, of
+ * the pair packed first. hot: the rows of the most frequent key. */
 static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb, int pb, int vb, int bits,
-                       int kbits)
+                       int kbits, double hot)
 {
     const int pair = pb == 4 && vb == 8;
     const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
+    const int t = impl == GJ_IMPL_SMJ_TR ? msd_bits(n, vb, kbits, hot) : 0;
     if (pair && b >= 1 && b <= GJ_PART_MAX_BITS) {
         partition(a, what, n, kb, 8, b, 1);
+        return;
+    }
+    if (t) {
+        partition(a, what, n, kb, 8, t, 1);
+        partition(a, "sort each partition in shared memory", n, kb, 8, 8, 1);
+        a->kernels += 4; /* sample, bounds, sizes, the larger tiles */
         return;
     }
     if (pair) {
@@ -387,22 +411,26 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     /* GFTR transforms (key, first payload group) pairs; GFUR (key, 4-byte id). */
     const int rv = tr && pr ? gftr_group_bytes(pr, pb, 0) : 4, sv = tr && ps ? gftr_group_bytes(ps, pb, 0) : 4;
     const int bits = partition_bits(R), kbits = join_key_bits(w);
+    /* rows of the most frequent key: S's Zipf rank 1, else even shares */
+    const double dom = w->out_rows ? fmax(1, floor(R * S / M)) : R;
+    const double hot_r = fmax(1, R / dom);
+    const double hot_s = w->zipf > 0 ? S / gj_harmonic(R, w->zipf) : fmax(1, S / dom);
     double temp = 0;
 
     begin(a, "transform");
     if ((impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) && bits > 0) {
-        if (tr && pr) gftr_group(a, "partition R (key, first column)", impl, R, kb, pb, rv, bits, kbits);
+        if (tr && pr) gftr_group(a, "partition R (key, first column)", impl, R, kb, pb, rv, bits, kbits, 1);
         else partition(a, "partition R (key, row id)", R, kb, 4, bits, 0);
-        if (tr && ps) gftr_group(a, "partition S (key, first column)", impl, S, kb, pb, sv, bits, kbits);
+        if (tr && ps) gftr_group(a, "partition S (key, first column)", impl, S, kb, pb, sv, bits, kbits, 1);
         else partition(a, "partition S (key, row id)", S, kb, 4, bits, 0);
         temp = 2 * (R * (kb + rv) + S * (kb + sv));
     } else if (impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR) {
         /* the smallest and largest key first: the bits to sort */
         seq(a, "min and max of the keys", (R + S) * kb);
         a->kernels += 2;
-        if (tr && pr) gftr_group(a, "sort R (key, first column)", impl, R, kb, pb, rv, bits, kbits);
+        if (tr && pr) gftr_group(a, "sort R (key, first column)", impl, R, kb, pb, rv, bits, kbits, hot_r);
         else sort_bits(a, "sort R (key, row id)", R, kb, 4, kbits);
-        if (tr && ps) gftr_group(a, "sort S (key, first column)", impl, S, kb, pb, sv, bits, kbits);
+        if (tr && ps) gftr_group(a, "sort S (key, first column)", impl, S, kb, pb, sv, bits, kbits, hot_s);
         else sort_bits(a, "sort S (key, row id)", S, kb, 4, kbits);
         temp = 2 * (R * (kb + rv) + S * (kb + sv));
     }
@@ -480,7 +508,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
             for (int i = 1, vb; (vb = gftr_group_bytes(p, pb, i)) > 0; i++) {
                 gftr_group(a, impl == GJ_IMPL_SMJ_TR ? "sort payload columns with the key"
                                                      : "partition payload columns with the key",
-                           impl, n, kb, pb, vb, bits, kbits);
+                           impl, n, kb, pb, vb, bits, kbits, side ? hot_s : hot_r);
                 extra_temp = fmax(extra_temp, 2 * n * (kb + vb));
             }
         }

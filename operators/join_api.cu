@@ -307,28 +307,35 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
     return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits, lo0, xk, xv);
 }
 
-/* MSD sort, for SMJ's keys of more than 16 bits: a stable sort of (key,
+/* MSD sort, for SMJ's keys of more than 16 bits with 8-byte values (a
+ * packed payload pair or an 8-byte column; GFTR): a stable sort of (key,
  * value) on key bits [0, end_bit) as
- *   1. the partition above on the top t <= 16 key bits [hb, end_bit), t
- *      chosen so that a partition averages ROWS / 2 rows (2^27 rows: 16
- *      bits of 2048 rows), into a scratch pair;
- *   2. every partition of at most ROWS rows sorted on bits [0, hb) by one
- *      block in shared memory (msd_block_sort_kernel) into the output: one
- *      more read and write, where CUB's radix sort makes ceil(end_bit / 8)
- *      passes (27 bits: 4 passes of a read and a write against 2 + 1 here);
- *   3. partitions of more than ROWS rows (skew) by CUB's segmented sort, a
- *      block for each.
+ *   1. the partition above on the top t <= 16 key bits [hb, end_bit), t the
+ *      fewest for partitions of at most GJ_MSD_AVG rows on average (2^27
+ *      rows: 16 bits), into a scratch pair;
+ *   2. each partition sorted on bits [0, hb) by one block in shared memory
+ *      (msd_block_sort_kernel) into the output: SMALL-row tiles, one block
+ *      a partition, then LARGE-row tiles for the few larger ones (a list,
+ *      so no empty blocks: 2^16 of them took 0.14 ms);
+ *   3. partitions of more than LARGE rows (skew) by CUB's segmented sort,
+ *      a block each.
+ * That is one read and write more than the two partition passes, where
+ * CUB's radix sort makes ceil(end_bit / 8) passes of a read and a write
+ * (27 bits: 4). H200, 2026-11-22, W1 (2^27 rows a side, 27 bits), SMJ-TR's
+ * transform 11.64 -> 9.29 ms; its block sort 1.7 ms a side, partition
+ * 3.25 ms (bench/RESULTS.md, session 7). With (key, 4-byte row id) pairs
+ * CUB's sort was faster (SMJ-UR 8.08 -> 8.86 ms), so those keep it.
  * Stable throughout, so the order is CUB's, and GFTR's columns may take
- * either path. Declines (*done = false, nothing written) below MIN_ROWS
- * rows, or when a sample of SAMPLES keys predicts a partition of more than
- * MAX_OVER rows (one block would sort it alone: hot keys) or a quarter of
- * the rows in partitions over ROWS; if the exact sizes still hold a
- * partition over 2 MAX_OVER, CUB's radix sort sorts the partitioned pairs.
- * The first pass makes the values (MODE), so no row-id or packed copy is
- * written first. GJ_JOIN_MSD=off turns it off (A/B runs). */
+ * either path. Declines (*done = false, nothing written) below
+ * GJ_MSD_MIN_ROWS rows, above 2^16 GJ_MSD_MAX_AVG, or when a sample of
+ * SAMPLES keys predicts a partition of more than GJ_MSD_MAX_OVER rows (one
+ * block would sort it alone: hot keys) or a quarter of the rows in
+ * partitions over LARGE; if the exact sizes still hold a partition over
+ * 2 GJ_MSD_MAX_OVER, CUB's radix sort sorts the partitioned pairs. The
+ * first pass makes the values (MODE), so no packed copy is written first.
+ * GJ_JOIN_MSD=off turns it off (A/B runs). */
 struct MsdPolicy {
-    enum { THREADS = 256, ITEMS = 16, ROWS = THREADS * ITEMS, MIN_ROWS = 1 << 16, SAMPLES = 1 << 18,
-           MAX_OVER = 1 << 18 };
+    enum { SMALL = 256 * 10, LARGE = 256 * 16, SAMPLES = 1 << 18 };
 };
 
 template <typename K, typename V, int MODE>
@@ -336,52 +343,60 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
              u64 n, int end_bit, bool *done)
 {
     typedef MsdPolicy M;
-    int rc = GJ_OK, t = 1, hb = 0;
-    uint32_t P = 0, *hist = NULL, *start = NULL, *end = NULL;
-    u64 *stat = NULL, hs[2] = {0, 0}, samples = 0, stride = 1;
+    static_assert(sizeof(V) == 8, "measured faster than CUB's sort with 8-byte values only");
+    int rc = GJ_OK, t = 1, hb = 0, dev = 0, sms = 0;
+    uint32_t P = 0, *hist = NULL, *start = NULL, *end = NULL, *list = NULL;
+    u64 *stat = NULL, hs[3] = {0, 0, 0}, samples = 0, stride = 1;
     K *tk = NULL;
     V *tv = NULL;
     size_t need = 0;
     const char *e = getenv("GJ_JOIN_MSD");
     *done = false;
-    if ((e && strcmp(e, "off") == 0) || j->hash_keys || n < M::MIN_ROWS || n >= (1ULL << 31) ||
-        end_bit <= GJ_PART_MAX_BITS)
+    if ((e && strcmp(e, "off") == 0) || j->hash_keys || n < GJ_MSD_MIN_ROWS || end_bit <= GJ_PART_MAX_BITS ||
+        (n >> GJ_PART_MAX_BITS) > GJ_MSD_MAX_AVG)
         goto done;
-    while (t < GJ_PART_MAX_BITS && (n >> (t + 1)) >= (u64)M::ROWS / 2) t++;
+    while (t < GJ_PART_MAX_BITS && (n >> t) > GJ_MSD_AVG) t++;
     hb = end_bit - t;
     P = 1u << t;
     samples = n < (u64)M::SAMPLES ? n : (u64)M::SAMPLES;
     stride = n / samples;
-    JCUDA(mem_alloc(&j->mem, (void **)&stat, 16));
+    JCUDA(mem_alloc(&j->mem, (void **)&stat, sizeof hs));
     JCUDA(mem_alloc(&j->mem, (void **)&hist, (size_t)P * 4));
-    JCUDA(cudaMemsetAsync(stat, 0, 16, j->mem.s));
+    JCUDA(cudaMemsetAsync(stat, 0, sizeof hs, j->mem.s));
     JCUDA(cudaMemsetAsync(hist, 0, (size_t)P * 4, j->mem.s));
     msd_sample_kernel<K><<<grid_for(samples, 256), 256, 0, j->mem.s>>>(kin, samples, stride, hb, P - 1, hist);
     JLAUNCHED();
-    msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(hist, NULL, P, (uint32_t)(M::ROWS / stride), NULL,
-                                                             stat);
+    msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(hist, NULL, P, 0, (uint32_t)(M::LARGE / stride),
+                                                             NULL, NULL, stat);
     JLAUNCHED();
-    JCUDA(cudaMemcpyAsync(hs, stat, 16, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
-    if (hs[1] * stride > (u64)M::MAX_OVER || hs[0] * 4 > samples) goto done;
+    if (hs[1] * stride > (u64)GJ_MSD_MAX_OVER || hs[0] * 4 > samples) goto done;
 
+    JCUDA(cudaGetDevice(&dev));
+    JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     JCUDA(mem_alloc(&j->mem, (void **)&tk, n * sizeof(K)));
     JCUDA(mem_alloc(&j->mem, (void **)&tv, n * sizeof(V)));
     JCUDA(mem_alloc(&j->mem, (void **)&start, ((size_t)P + 1) * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&end, (size_t)P * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&list, (size_t)P * 4));
     rc = partition_pairs<K, V, MODE>(j, kin, tk, vin, va, vb, tv, n, t, hb, kout, vout);
     if (rc != GJ_OK) goto done;
     bounds_kernel<K><<<grid_for(P + 1, 256), 256, 0, j->mem.s>>>(tk, n, P - 1, P, start, hb);
     JLAUNCHED();
-    JCUDA(cudaMemsetAsync(stat, 0, 16, j->mem.s));
-    msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(NULL, start, P, M::ROWS, end, stat);
+    JCUDA(cudaMemsetAsync(stat, 0, sizeof hs, j->mem.s));
+    msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(NULL, start, P, M::SMALL, M::LARGE, end, list, stat);
     JLAUNCHED();
-    msd_block_sort_kernel<K, V, M::THREADS, M::ITEMS><<<P, M::THREADS, 0, j->mem.s>>>(tk, tv, kout, vout,
-                                                                                       start, hb);
+    /* 64 registers: 4 blocks an SM */
+    msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(tk, tv, kout, vout, start, hb,
+                                                                                 NULL, NULL);
     JLAUNCHED();
-    JCUDA(cudaMemcpyAsync(hs, stat, 16, cudaMemcpyDeviceToHost, j->mem.s));
+    msd_block_sort_kernel<K, V, 256, M::LARGE / 256, 1><<<2 * sms, 256, 0, j->mem.s>>>(tk, tv, kout, vout, start,
+                                                                                       hb, list, stat + 2);
+    JLAUNCHED();
+    JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
-    if (hs[1] > 2 * (u64)M::MAX_OVER) { /* the sample missed a hot partition */
+    if (hs[1] > 2 * (u64)GJ_MSD_MAX_OVER) { /* the sample missed a hot partition */
         rc = sort_pairs<K, V>(j, tk, kout, tv, vout, n, 0, end_bit);
     } else if (hs[0]) {
         JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(NULL, need, tk, kout, tv, vout, (int)n, (int)P, start,
@@ -393,6 +408,7 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     }
     if (rc == GJ_OK) *done = true;
 done:
+    mem_free(&j->mem, list);
     mem_free(&j->mem, end);
     mem_free(&j->mem, start);
     mem_free(&j->mem, tv);
@@ -441,14 +457,16 @@ struct Side {
  * single column. out->key receives the sorted keys (identical bytes each
  * time, as the sort is stable). */
 /* (key, one column) sorted on key bits [b0, b1): the MSD sort when it takes
- * it, else CUB's on ks (the keys, hashed when PHJ hashes) */
+ * it (8-byte columns), else CUB's on ks (the keys, hashed when PHJ hashes) */
 template <typename K, typename V>
 int sort_col(Job *j, const gj_dtable *x, const K *ks, K *kout, const V *vin, V *vout, int b0, int b1)
 {
     bool sorted = false;
     int rc = GJ_OK;
-    if (b0 == 0)
-        rc = msd_sort<K, V, PV_COPY>(j, (const K *)x->key.data, kout, vin, NULL, NULL, vout, x->rows, b1, &sorted);
+    if constexpr (sizeof(V) == 8)
+        if (b0 == 0)
+            rc = msd_sort<K, V, PV_COPY>(j, (const K *)x->key.data, kout, vin, NULL, NULL, vout, x->rows, b1,
+                                         &sorted);
     if (rc == GJ_OK && !sorted) rc = sort_pairs<K, V>(j, ks, kout, vin, vout, x->rows, b0, b1);
     return rc;
 }
@@ -526,7 +544,6 @@ int transform_side(Job *j, const gj_dtable *x, int gftr, int b0, int b1, Side *o
     const u64 n = x->rows;
     void *kt = NULL, *ids = NULL, *iota = NULL;
     const K *ks = NULL;
-    bool sorted = false;
     memset(out, 0, sizeof *out);
     JCUDA(mem_alloc(&j->mem, &kt, n * sizeof(K)));
     out->key = kt;
@@ -535,21 +552,15 @@ int transform_side(Job *j, const gj_dtable *x, int gftr, int b0, int b1, Side *o
         out->stride[c] = 1;
     }
     if (!gftr || x->n_payloads == 0) {
+        JCUDA(mem_alloc(&j->mem, &iota, n * 4));
         JCUDA(mem_alloc(&j->mem, &ids, n * 4));
-        if (b0 == 0)
-            rc = msd_sort<K, uint32_t, PV_IOTA>(j, (const K *)x->key.data, (K *)kt, NULL, NULL, NULL,
-                                                (uint32_t *)ids, n, b1, &sorted);
+        iota_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>((uint32_t *)iota, n);
+        JLAUNCHED();
+        if ((rc = side_keys<K>(j, x, &ks)) != GJ_OK) goto done;
+        rc = sort_pairs<K, uint32_t>(j, ks, (K *)kt, (const uint32_t *)iota, (uint32_t *)ids, n, b0, b1);
         if (rc != GJ_OK) goto done;
-        if (!sorted) {
-            JCUDA(mem_alloc(&j->mem, &iota, n * 4));
-            iota_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>((uint32_t *)iota, n);
-            JLAUNCHED();
-            if ((rc = side_keys<K>(j, x, &ks)) != GJ_OK) goto done;
-            rc = sort_pairs<K, uint32_t>(j, ks, (K *)kt, (const uint32_t *)iota, (uint32_t *)ids, n, b0, b1);
-            if (rc != GJ_OK) goto done;
-            mem_free(&j->mem, iota);
-            iota = NULL;
-        }
+        mem_free(&j->mem, iota);
+        iota = NULL;
         if (!gftr) out->ids = (const uint32_t *)ids;
         else mem_free(&j->mem, ids);
     } else {
@@ -611,12 +622,12 @@ done:
 /* GFTR: partition the remaining payload columns (materialize phase) and
  * point the emitter at them */
 template <typename K>
-int transform_rest(Job *j, int gftr, int b0, int b1, Side *rs, Side *ss, Emit *e)
+int transform_rest(Job *j, int gftr, int b0, int br, int bs, Side *rs, Side *ss, Emit *e)
 {
     int rc = GJ_OK;
-    if (!gftr || b1 <= b0) goto done;
-    if ((rc = transform_cols<K>(j, j->r, b0, b1, GJ_MAX_PAYLOADS, rs)) != GJ_OK) goto done;
-    if ((rc = transform_cols<K>(j, j->s, b0, b1, GJ_MAX_PAYLOADS, ss)) != GJ_OK) goto done;
+    if (!gftr) goto done;
+    if (br > b0 && (rc = transform_cols<K>(j, j->r, b0, br, GJ_MAX_PAYLOADS, rs)) != GJ_OK) goto done;
+    if (bs > b0 && (rc = transform_cols<K>(j, j->s, b0, bs, GJ_MAX_PAYLOADS, ss)) != GJ_OK) goto done;
     for (int c = 0; c < e->pr; c++) {
         e->rsrc[c] = rs->pay[c];
         e->rstr[c] = rs->stride[c];
@@ -801,7 +812,7 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     if ((rc = alloc_output<K>(j, total, &rs, &ss, e)) != GJ_OK) goto done;
     e->unhash = j->hash_keys;
     JCUDA(gj_timer_mark(tm, j->mem.s));
-    if (total && (rc = transform_rest<K>(j, gftr, 0, bits, &rs, &ss, e)) != GJ_OK) goto done;
+    if (total && (rc = transform_rest<K>(j, gftr, 0, bits, bits, &rs, &ss, e)) != GJ_OK) goto done;
     if (n_items && total) {
         /* items whose S rows matched at most once: compaction of first[] */
         phj_write_unique_kernel<K, P::THREADS, P::SC><<<(unsigned)n_items, P::THREADS, 0, j->mem.s>>>(
@@ -874,32 +885,32 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     const gj_dtable *R = j->r, *S = j->s;
     const int gftr = j->impl == GJ_IMPL_SMJ_TR;
     const u64 tile = (u64)P::THREADS * P::IPT, tiles = (S->rows + tile - 1) / tile;
-    u64 *mm = NULL, *cnt = NULL, hmm[2] = {~0ULL, 0}, total = 0, *win = NULL;
+    u64 *mm = NULL, *cnt = NULL, hmm[4] = {~0ULL, 0, ~0ULL, 0}, total = 0, *win = NULL;
     uint32_t *first = NULL;
     unsigned char *multi = NULL;
-    int end_bit = 0;
+    int br = 0, bs = 0;
     Side rs, ss;
-    /* sort only the bits where keys differ: all keys share the bits above the
-     * highest bit in which min and max differ */
-    JCUDA(mem_alloc(&j->mem, (void **)&mm, 16));
-    JCUDA(cudaMemcpyAsync(mm, hmm, 16, cudaMemcpyHostToDevice, j->mem.s));
+    /* sort each side only on the bits where its keys differ: they share the
+     * bits above the highest bit in which its min and max differ (W2's S
+     * keys span half of R's range: 27 bits against 28, so the MSD sort's
+     * partitions are as full as R's) */
+    JCUDA(mem_alloc(&j->mem, (void **)&mm, sizeof hmm));
+    JCUDA(cudaMemcpyAsync(mm, hmm, sizeof hmm, cudaMemcpyHostToDevice, j->mem.s));
     minmax_kernel<K, 256><<<grid_for(R->rows, 256 * 8), 256, 0, j->mem.s>>>(
         (const K *)R->key.data, R->rows, mm);
     JLAUNCHED();
     minmax_kernel<K, 256><<<grid_for(S->rows, 256 * 8), 256, 0, j->mem.s>>>(
-        (const K *)S->key.data, S->rows, mm);
+        (const K *)S->key.data, S->rows, mm + 2);
     JLAUNCHED();
-    JCUDA(cudaMemcpyAsync(hmm, mm, 16, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaMemcpyAsync(hmm, mm, sizeof hmm, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
-    for (u64 d = hmm[0] ^ hmm[1]; d; d >>= 1) end_bit++;
-    if (end_bit == 0) { /* every key equal: already sorted */
-        identity_side(R, &rs);
-        identity_side(S, &ss);
-    } else {
-        rc = transform_side<K>(j, R, gftr, 0, end_bit, &rs);
-        if (rc == GJ_OK) rc = transform_side<K>(j, S, gftr, 0, end_bit, &ss);
-        if (rc != GJ_OK) goto done;
-    }
+    for (u64 d = hmm[0] ^ hmm[1]; d; d >>= 1) br++;
+    for (u64 d = hmm[2] ^ hmm[3]; d; d >>= 1) bs++;
+    /* a side whose keys are all equal is already sorted */
+    if (br == 0) identity_side(R, &rs);
+    else if ((rc = transform_side<K>(j, R, gftr, 0, br, &rs)) != GJ_OK) goto done;
+    if (bs == 0) identity_side(S, &ss);
+    else if ((rc = transform_side<K>(j, S, gftr, 0, bs, &ss)) != GJ_OK) goto done;
     mem_free(&j->mem, j->tmp);
     j->tmp = NULL;
     j->tmp_bytes = 0;
@@ -919,7 +930,7 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     if (rc == GJ_OK) rc = alloc_output<K>(j, total, &rs, &ss, e);
     if (rc != GJ_OK) goto done;
     JCUDA(gj_timer_mark(tm, j->mem.s));
-    if (total && (rc = transform_rest<K>(j, gftr, 0, end_bit, &rs, &ss, e)) != GJ_OK) goto done;
+    if (total && (rc = transform_rest<K>(j, gftr, 0, br, bs, &rs, &ss, e)) != GJ_OK) goto done;
     if (total) {
         smj_match_kernel<K, true, P::THREADS, P::IPT><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
             (const K *)rs.key, win, (const K *)ss.key, S->rows, cnt, first, multi, *e);

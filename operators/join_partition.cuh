@@ -223,14 +223,16 @@ __global__ void bounds_kernel(const K *k, unsigned long long n, uint32_t mask, u
 /* ---- MSD sort: the partition above on the top key bits, then each
  * partition sorted on the bits below in one block (join_api.cu msd_sort) */
 
-/* rows per partition, from a sample (hist: counts of `samples` keys taken
- * `stride` apart) or exact (start: bounds_kernel's starts); partitions of
- * more than `limit` rows are over: their rows are summed into stat[0] and
- * the largest is stat[1]. end (exact only): a partition's end if it is
- * over, its start otherwise: the segments left to a segmented sort. */
+/* rows per partition, from a sample (hist: counts of the sampled keys) or
+ * exact (start: bounds_kernel's starts). Partitions of more than `limit`
+ * rows are over: their rows are summed into stat[0] and the largest is
+ * stat[1]; end (exact only) is a partition's end if it is over, its start
+ * otherwise: the segments left to a segmented sort. list (exact only)
+ * receives the partitions of more than `small` and at most `limit` rows,
+ * stat[2] of them, for the block sort's larger tile. */
 static __global__ void msd_over_kernel(const uint32_t *__restrict__ hist, const uint32_t *__restrict__ start,
-                                       uint32_t P, uint32_t limit, uint32_t *__restrict__ end,
-                                       unsigned long long *stat)
+                                       uint32_t P, uint32_t small, uint32_t limit, uint32_t *__restrict__ end,
+                                       uint32_t *__restrict__ list, unsigned long long *stat)
 {
     for (uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < P; p += gridDim.x * blockDim.x) {
         const uint32_t m = hist ? hist[p] : start[p + 1] - start[p];
@@ -238,6 +240,8 @@ static __global__ void msd_over_kernel(const uint32_t *__restrict__ hist, const 
         if (m > limit) {
             atomicAdd(&stat[0], (unsigned long long)m);
             atomicMax(&stat[1], (unsigned long long)m);
+        } else if (list && m > small) {
+            list[atomicAdd(&stat[2], 1ULL)] = p;
         }
     }
 }
@@ -252,41 +256,55 @@ __global__ void msd_sample_kernel(const K *__restrict__ keys, unsigned long long
         atomicAdd(&hist[(uint32_t)(keys[i * stride] >> lo) & mask], 1u);
 }
 
-/* One block per partition of at most THREADS * ITEMS rows: load it
- * (warp-striped, transposed to blocked through shared memory), sort it on
- * key bits [0, bits) with CUB's block radix sort (stable; the padding keys
- * are all ones and come after every real key), store it striped, so
- * coalesced. Larger partitions are left to the caller. */
-template <typename K, typename V, int THREADS, int ITEMS>
-__global__ __launch_bounds__(THREADS) void msd_block_sort_kernel(const K *__restrict__ kin,
-                                                                 const V *__restrict__ vin,
-                                                                 K *__restrict__ kout, V *__restrict__ vout,
-                                                                 const uint32_t *__restrict__ start, int bits)
+/* Sorts partitions of at most THREADS * ITEMS rows on key bits [0, bits):
+ * partition blockIdx.x (list NULL: one block each, larger ones skipped), or
+ * the nlist partitions in list (a persistent grid). A block loads its
+ * partition's keys (warp-striped, transposed to blocked through shared
+ * memory) and sorts them with CUB's block radix sort, 4 bits a pass
+ * (stable; the padding keys are all ones and come after every real key),
+ * moving each key's 16-bit position in the partition rather than its value
+ * (fewer registers and smaller exchanges: more blocks an SM); then the
+ * values are staged in shared memory and the sorted keys and their values
+ * stored striped, so coalesced. */
+template <typename K, typename V, int THREADS, int ITEMS, int MINB>
+__global__ __launch_bounds__(THREADS, MINB) void msd_block_sort_kernel(
+    const K *__restrict__ kin, const V *__restrict__ vin, K *__restrict__ kout, V *__restrict__ vout,
+    const uint32_t *__restrict__ start, int bits, const uint32_t *__restrict__ list,
+    const unsigned long long *__restrict__ nlist)
 {
-    typedef cub::BlockLoad<K, THREADS, ITEMS, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadK;
-    typedef cub::BlockLoad<V, THREADS, ITEMS, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadV;
-    typedef cub::BlockRadixSort<K, THREADS, ITEMS, V> Sort;
+    enum { TILE = THREADS * ITEMS };
+    typedef cub::BlockLoad<K, THREADS, ITEMS, cub::BLOCK_LOAD_WARP_TRANSPOSE> Load;
+    typedef cub::BlockRadixSort<K, THREADS, ITEMS, uint16_t, 4> Sort;
+    static_assert(TILE <= 65536, "16-bit positions");
     __shared__ union {
-        typename LoadK::TempStorage lk;
-        typename LoadV::TempStorage lv;
+        typename Load::TempStorage load;
         typename Sort::TempStorage sort;
+        V stage[TILE];
     } sm;
-    const uint32_t b = start[blockIdx.x], m = start[blockIdx.x + 1] - b;
-    if (m == 0 || m > THREADS * ITEMS) return;
-    K keys[ITEMS];
-    V vals[ITEMS];
-    LoadK(sm.lk).Load(kin + b, keys, (int)m, ~(K)0);
-    __syncthreads();
-    LoadV(sm.lv).Load(vin + b, vals, (int)m);
-    __syncthreads();
-    Sort(sm.sort).SortBlockedToStriped(keys, vals, 0, bits);
+    const uint32_t items = list ? (uint32_t)*nlist : gridDim.x;
+    for (uint32_t it = blockIdx.x; it < items; it += gridDim.x) {
+        const uint32_t p = list ? list[it] : it;
+        const uint32_t b = start[p], m = start[p + 1] - b;
+        if (m == 0 || m > TILE) continue;
+        K keys[ITEMS];
+        uint16_t pos[ITEMS];
+        Load(sm.load).Load(kin + b, keys, (int)m, ~(K)0);
 #pragma unroll
-    for (int i = 0; i < ITEMS; i++) {
-        const uint32_t r = i * THREADS + threadIdx.x;
-        if (r < m) {
-            kout[b + r] = keys[i];
-            vout[b + r] = vals[i];
+        for (int i = 0; i < ITEMS; i++) pos[i] = (uint16_t)(threadIdx.x * ITEMS + i);
+        __syncthreads();
+        Sort(sm.sort).SortBlockedToStriped(keys, pos, 0, bits);
+        __syncthreads();
+        for (uint32_t r = threadIdx.x; r < m; r += THREADS) sm.stage[r] = vin[b + r];
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const uint32_t r = i * THREADS + threadIdx.x;
+            if (r < m) {
+                kout[b + r] = keys[i];
+                vout[b + r] = sm.stage[pos[i]];
+            }
         }
+        __syncthreads();
     }
 }
 

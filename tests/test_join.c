@@ -411,8 +411,10 @@ static void test_gpu_match_ratio_zero(void **state)
 }
 
 /* SMJ's MSD sort (operators/join_api.cu msd_sort) on keys of 20 bits: the
- * block sort of every partition; hot keys that make partitions too large
- * for one block (CUB's segmented sort); and a hot key that the strided
+ * block sort of every partition (2048 rows on average); warm keys that make
+ * partitions of about 3000 rows (the larger tile); hot keys that make
+ * partitions too large for one block (CUB's segmented sort); and a hot key
+ * that the strided
  * sample does not see (every 4th row sampled, the hot key never there), so
  * that the exact sizes send the partitioned pairs to CUB's full sort. Then
  * 8-byte keys and payloads (the 8-byte kernels). */
@@ -430,6 +432,7 @@ static void test_gpu_smj_msd_paths(void **state)
         for (uint64_t i = 0; i < ns; i++) {
             uint64_t k = rnd() % nr;
             if (kind == 0 && rnd() % 8 == 0) k = 1000 + 40000 * (rnd() % 25); /* 25 hot keys */
+            else if (kind == 0 && rnd() % 40 == 0) k = 20000 + 40000 * (rnd() % 25); /* 25 warm keys */
             if (kind == 1 && i % 4 && rnd() % 4 != 0) k = 12345;              /* unsampled hot key */
             hset(&hs.key, i, k);
         }
