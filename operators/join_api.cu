@@ -315,8 +315,9 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
  *      rows: 16 bits), into a scratch pair;
  *   2. each partition sorted on bits [0, hb) by one block in shared memory
  *      (msd_block_sort_kernel) into the output: SMALL-row tiles, one block
- *      a partition, then LARGE-row tiles for the few larger ones (a list,
- *      so no empty blocks: 2^16 of them took 0.14 ms);
+ *      a partition, then LARGE-row tiles for the larger ones (a list, so
+ *      no empty blocks: 2^16 of them took 0.14 ms; 2 blocks of 512 threads
+ *      an SM);
  *   3. partitions of more than LARGE rows (skew) by CUB's segmented sort,
  *      a block each.
  * That is one read and write more than the two partition passes, where
@@ -330,7 +331,9 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
  * GJ_MSD_MIN_ROWS rows, above 2^16 GJ_MSD_MAX_AVG, or when a sample of
  * SAMPLES keys predicts a partition of more than GJ_MSD_MAX_OVER rows (one
  * block would sort it alone: hot keys) or a quarter of the rows in
- * partitions over LARGE; if the exact sizes still hold a partition over
+ * partitions over 2 LARGE (not LARGE: the sample's noise put 37% of W2's
+ * R rows, in partitions of exactly LARGE rows, over it); if the exact
+ * sizes still hold a partition over
  * 2 GJ_MSD_MAX_OVER, CUB's radix sort sorts the partitioned pairs. The
  * first pass makes the values (MODE), so no packed copy is written first.
  * GJ_JOIN_MSD=off turns it off (A/B runs). */
@@ -366,8 +369,8 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     JCUDA(cudaMemsetAsync(hist, 0, (size_t)P * 4, j->mem.s));
     msd_sample_kernel<K><<<grid_for(samples, 256), 256, 0, j->mem.s>>>(kin, samples, stride, hb, P - 1, hist);
     JLAUNCHED();
-    msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(hist, NULL, P, 0, (uint32_t)(M::LARGE / stride),
-                                                             NULL, NULL, stat);
+    msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(hist, NULL, P, 0,
+                                                             (uint32_t)(2 * M::LARGE / stride), NULL, NULL, stat);
     JLAUNCHED();
     JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
@@ -375,6 +378,9 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
 
     JCUDA(cudaGetDevice(&dev));
     JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    mem_free(&j->mem, j->tmp); /* the other side's CUB scratch: not held beside ours */
+    j->tmp = NULL;
+    j->tmp_bytes = 0;
     JCUDA(mem_alloc(&j->mem, (void **)&tk, n * sizeof(K)));
     JCUDA(mem_alloc(&j->mem, (void **)&tv, n * sizeof(V)));
     JCUDA(mem_alloc(&j->mem, (void **)&start, ((size_t)P + 1) * 4));
@@ -391,7 +397,7 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(tk, tv, kout, vout, start, hb,
                                                                                  NULL, NULL);
     JLAUNCHED();
-    msd_block_sort_kernel<K, V, 256, M::LARGE / 256, 1><<<2 * sms, 256, 0, j->mem.s>>>(tk, tv, kout, vout, start,
+    msd_block_sort_kernel<K, V, 512, M::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(tk, tv, kout, vout, start,
                                                                                        hb, list, stat + 2);
     JLAUNCHED();
     JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
