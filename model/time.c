@@ -358,7 +358,8 @@ static int gftr_group_bytes(int p, int pb, int i)
 /* Top key bits SMJ's MSD sort partitions n rows on (operators/join_api.cu
  * msd_sort), or 0 where it declines and CUB sorts: values of 8 bytes, more
  * than GJ_PART_MAX_BITS key bits, at least GJ_MSD_MIN_ROWS rows, at most
- * GJ_MSD_MAX_AVG rows a partition, and no key with more than
+ * GJ_MSD_MAX_AVG rows a partition and GJ_MSD_MAX_LOW bits below the
+ * partition's, and no key with more than
  * GJ_MSD_MAX_OVER rows (hot: the rows of the most frequent key). */
 static int msd_bits(double n, int vb, int kbits, double hot)
 {
@@ -367,7 +368,7 @@ static int msd_bits(double n, int vb, int kbits, double hot)
         n > ldexp(GJ_MSD_MAX_AVG + 1, GJ_PART_MAX_BITS) || hot > GJ_MSD_MAX_OVER)
         return 0;
     while (t < GJ_PART_MAX_BITS && n > ldexp(GJ_MSD_AVG + 1, t)) t++;
-    return t;
+    return kbits - t <= GJ_MSD_MAX_LOW ? t : 0;
 }
 
 /* One GFTR group of n rows with vb value bytes, as transform_cols moves it:

@@ -328,7 +328,8 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
  * CUB's sort was faster (SMJ-UR 8.08 -> 8.86 ms), so those keep it.
  * Stable throughout, so the order is CUB's, and GFTR's columns may take
  * either path. Declines (*done = false, nothing written) below
- * GJ_MSD_MIN_ROWS rows, above 2^16 GJ_MSD_MAX_AVG, or when a sample of
+ * GJ_MSD_MIN_ROWS rows, above 2^16 GJ_MSD_MAX_AVG, with more than
+ * GJ_MSD_MAX_LOW bits left to the block sort, or when a sample of
  * SAMPLES keys predicts a partition of more than GJ_MSD_MAX_OVER rows (one
  * block would sort it alone: hot keys) or a quarter of the rows in
  * partitions over 2 LARGE (not LARGE: the sample's noise put 37% of W2's
@@ -360,6 +361,7 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
         goto done;
     while (t < GJ_PART_MAX_BITS && (n >> t) > GJ_MSD_AVG) t++;
     hb = end_bit - t;
+    if (hb > GJ_MSD_MAX_LOW) goto done;
     P = 1u << t;
     samples = n < (u64)M::SAMPLES ? n : (u64)M::SAMPLES;
     stride = n / samples;

@@ -34,11 +34,13 @@
  * GJ_MSD_MIN_ROWS rows are partitioned on the top bits into partitions of
  * at most GJ_MSD_AVG rows on average (at most 2^GJ_PART_MAX_BITS of them;
  * larger inputs up to GJ_MSD_MAX_AVG rows a partition), each then sorted by
- * one block; CUB's radix sort when a sample of the keys predicts a
- * partition of more than GJ_MSD_MAX_OVER rows (hot keys). */
+ * one block on the at most GJ_MSD_MAX_LOW bits below (measured up to 12:
+ * wider keys keep CUB's sort); CUB's radix sort when a sample of the keys
+ * predicts a partition of more than GJ_MSD_MAX_OVER rows (hot keys). */
 #define GJ_MSD_MIN_ROWS (1 << 16)
 #define GJ_MSD_AVG 2048
 #define GJ_MSD_MAX_AVG 3072
+#define GJ_MSD_MAX_LOW 16
 #define GJ_MSD_MAX_OVER (1 << 18)
 
 #endif
