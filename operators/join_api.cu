@@ -337,7 +337,8 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
  * sizes still hold a partition over
  * 2 GJ_MSD_MAX_OVER, CUB's radix sort sorts the partitioned pairs. The
  * first pass makes the values (MODE), so no packed copy is written first.
- * GJ_JOIN_MSD=off turns it off (A/B runs). */
+ * GJ_JOIN_MSD=off turns it off (A/B runs); =force takes inputs below
+ * GJ_MSD_MIN_ROWS too (tests). */
 struct MsdPolicy {
     enum { SMALL = 256 * 10, LARGE = 256 * 16, SAMPLES = 1 << 18 };
 };
@@ -355,9 +356,10 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     V *tv = NULL;
     size_t need = 0;
     const char *e = getenv("GJ_JOIN_MSD");
+    const bool force = e && strcmp(e, "force") == 0;
     *done = false;
-    if ((e && strcmp(e, "off") == 0) || j->hash_keys || n < GJ_MSD_MIN_ROWS || end_bit <= GJ_PART_MAX_BITS ||
-        (n >> GJ_PART_MAX_BITS) > GJ_MSD_MAX_AVG)
+    if ((e && strcmp(e, "off") == 0) || j->hash_keys || (n < GJ_MSD_MIN_ROWS && !force) ||
+        end_bit <= GJ_PART_MAX_BITS || (n >> GJ_PART_MAX_BITS) > GJ_MSD_MAX_AVG)
         goto done;
     while (t < GJ_PART_MAX_BITS && (n >> t) > GJ_MSD_AVG) t++;
     hb = end_bit - t;

@@ -97,20 +97,26 @@ static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_
     assert_int_equal(gj_join_reference(hr, hs, &ref, ctx), GJ_OK);
     if (expect_rows != UINT64_MAX) assert_int_equal(ref.rows, expect_rows);
     /* every implementation, then PHJ-TR again with CUB's radix sort instead
-     * of the custom partition (GJ_JOIN_PARTITION=cub; custom is the default) */
-    const char *env = getenv("GJ_JOIN_PARTITION");
-    char saved[32] = "";
-    if (env) snprintf(saved, sizeof saved, "%s", env);
-    for (int i = 0; i <= N_IMPLS; i++) {
+     * of the custom partition (GJ_JOIN_PARTITION=cub; custom is the default),
+     * and SMJ-TR with its MSD sort on inputs of any size (GJ_JOIN_MSD=force:
+     * by default only from GJ_MSD_MIN_ROWS rows) */
+    static const char *const extra_env[2] = {"GJ_JOIN_PARTITION", "GJ_JOIN_MSD"};
+    static const char *const extra_val[2] = {"cub", "force"};
+    static const gj_impl extra_impl[2] = {GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_TR};
+    for (int i = 0; i < N_IMPLS + 2; i++) {
         gj_join_out out, hout;
         gj_timing t;
         int eq = 0;
-        const gj_impl impl = i < N_IMPLS ? IMPLS[i] : GJ_IMPL_PHJ_TR;
-        if (i == N_IMPLS) assert_int_equal(setenv("GJ_JOIN_PARTITION", "cub", 1), 0);
+        const int x = i - N_IMPLS; /* >= 0: an extra run */
+        const gj_impl impl = x < 0 ? IMPLS[i] : extra_impl[x];
+        const char *env = x < 0 ? NULL : getenv(extra_env[x]);
+        char saved[32] = "";
+        if (env) snprintf(saved, sizeof saved, "%s", env);
+        if (x >= 0) assert_int_equal(setenv(extra_env[x], extra_val[x], 1), 0);
         int rc = gj_join_exec(impl, &dr, &ds, NULL, &out, &t, ctx);
-        if (i == N_IMPLS) {
-            if (env) setenv("GJ_JOIN_PARTITION", saved, 1);
-            else unsetenv("GJ_JOIN_PARTITION");
+        if (x >= 0) {
+            if (env) setenv(extra_env[x], saved, 1);
+            else unsetenv(extra_env[x]);
         }
         if (rc != GJ_OK) fprintf(stderr, "%s: %s\n", gj_impl_name(impl), gj_ctx_errmsg(ctx));
         assert_int_equal(rc, GJ_OK);
@@ -123,8 +129,8 @@ static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_
         assert_int_equal(gj_join_out_download(&out, &hout, ctx), GJ_OK);
         assert_int_equal(gj_join_compare(&hout, &ref, &eq, ctx), GJ_OK);
         if (!eq)
-            fprintf(stderr, "%s%s: |R|=%llu |S|=%llu: %llu rows vs reference %llu: %s\n",
-                    gj_impl_name(impl), i == N_IMPLS ? " (GJ_JOIN_PARTITION=cub)" : "", (unsigned long long)hr->rows,
+            fprintf(stderr, "%s%s%s: |R|=%llu |S|=%llu: %llu rows vs reference %llu: %s\n",
+                    gj_impl_name(impl), x >= 0 ? " with " : "", x >= 0 ? extra_env[x] : "", (unsigned long long)hr->rows,
                     (unsigned long long)hs->rows, (unsigned long long)hout.rows,
                     (unsigned long long)ref.rows, gj_ctx_errmsg(ctx));
         assert_true(eq);
@@ -410,14 +416,15 @@ static void test_gpu_match_ratio_zero(void **state)
     gj_dtable_free(&ds);
 }
 
-/* SMJ's MSD sort (operators/join_api.cu msd_sort) on keys of 20 bits: the
- * block sort of every partition (2048 rows on average); warm keys that make
- * partitions of about 3000 rows (the larger tile); hot keys that make
- * partitions too large for one block (CUB's segmented sort); and a hot key
- * that the strided
- * sample does not see (every 4th row sampled, the hot key never there), so
- * that the exact sizes send the partitioned pairs to CUB's full sort. Then
- * 8-byte keys and payloads (the 8-byte kernels). */
+/* SMJ's MSD sort (operators/join_api.cu msd_sort) on keys of 20 bits, as
+ * check_all forces it (GJ_JOIN_MSD=force: these sizes are below its
+ * default threshold): the block sort of every partition (2048 rows on
+ * average); warm keys that make partitions of about 3000 rows (the larger
+ * tile); hot keys that make partitions too large for one block (CUB's
+ * segmented sort); and a hot key that the strided sample does not see
+ * (every 4th row sampled, the hot key never there), so that the exact sizes
+ * send the partitioned pairs to CUB's full sort. Then 8-byte keys and
+ * payloads (the 8-byte kernels). */
 static void test_gpu_smj_msd_paths(void **state)
 {
     (void)state;
