@@ -645,17 +645,24 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
     }
     if (impl == GJ_IMPL_HGB && onepass_bps) {
         const double passes = 1 << pbits;
-        double blocks = hw->sm_count * onepass_bps, ts = onepass_bps == 2 ? ts2 : ts1;
+        double blocks = hw->sm_count * onepass_bps;
         double gm = fmin(g, N); /* groups a block holds, at most, over its passes */
         begin(a, "group");
         seq(a, passes > 1 ? "read keys and payloads once a pass" : "read keys and payloads once", in * passes);
-        /* Linear probing at load g/ts: a warp's probe loop runs until its
-         * longest lane finds its key, one shared-memory access a step for
-         * every lane, at the rate of shared accesses spread over 1024
-         * addresses (on the H200 atom_s_t1k and bw_l1_rand / 4 agree
-         * within 2%). */
-        term(a, GJ_TERM_HASH, "shared-memory table probes (a warp's longest)",
-             N * probe_longest(fmin(g, N) / passes / ts) / (atom_shared(hw, 1024) * GB), 0);
+        /* Linear probing: a warp's probe loop runs until its longest lane
+         * finds its key, one shared-memory access a step for every lane, at
+         * the rate of shared accesses spread over 1024 addresses (on the
+         * H200 atom_s_t1k and bw_l1_rand / 4 agree within 2%). The raw keys
+         * are hashed by Fibonacci hashing (operators/groupby_kernels.cuh
+         * op_home), under which dense keys (the generator's, surrogate keys;
+         * join_key_bits takes keys to be dense too) land on distinct home
+         * slots: one step. probe_longest of random keys at load g/ts
+         * over-predicted 2^11..2^13 groups by 15-30%; with one step, HGB's
+         * held-out median error went 10.5% -> 7.2% on the v17 grid and
+         * 11.3% -> 9.0% on v18 (bench/RESULTS.md, session 7). PGB's tables
+         * hold hashed keys, so they keep probe_longest. */
+        term(a, GJ_TERM_HASH, "shared-memory table probes (dense keys: one step)",
+             N / (atom_shared(hw, 1024) * GB), 0);
         term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * nacc / (atom_shared(hw, fmax(teff * rcopies, 1)) * GB), 0);
         /* the vectorised path covers two accumulators over 4-byte payloads;
          * others go through a generic per-row loop, without slot copies */

@@ -397,10 +397,11 @@ static void test_atomics_skew_and_sparse(void **state)
     gj_profile_free(p);
 }
 
-/* HGB's one pass: the block table takes every slot that fits, so its
- * load g/ts, and with it the warp's longest probe, grows with g: on the
- * H200 (v4 store, 2^26 rows, max,max) 4096 groups (load 1/2) took 0.572
- * ms, 1024 (load 1/8) 0.339, 2 groups 0.258. */
+/* HGB's one pass grows with g (every block merges its groups into the
+ * global table), but since Fibonacci hashing dense keys probe once at any
+ * load: on the H200 (v18 store, 2^26 rows, max,max) 4096 groups took 0.358
+ * ms, 1024 0.274, 2 groups 0.258 (with murmur's mixer, v4: 0.572, 0.339,
+ * 0.258). */
 static void test_hgb_onepass_load(void **state)
 {
     (void)state;
@@ -413,8 +414,8 @@ static void test_hgb_onepass_load(void **state)
     assert_int_equal(gj_model_estimate(GJ_IMPL_HGB, &w, hw, &hi, NULL), GJ_OK);
     w.groups = 2;
     assert_int_equal(gj_model_estimate(GJ_IMPL_HGB, &w, hw, &two, NULL), GJ_OK);
-    assert_true(hi.ms / lo.ms > 1.35);
-    assert_true(lo.ms / two.ms > 1.1);
+    assert_true(hi.ms > lo.ms && lo.ms > two.ms);
+    assert_true(hi.ms / two.ms > 1.2 && hi.ms / two.ms < 1.8);
     gj_profile_free(p);
 }
 
