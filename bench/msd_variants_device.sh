@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Block-sort variants of the MSD sort (GJ_MSD_KERNEL, operators/join_api.cu
-# msd_sort) against GJ_JOIN_MSD=off: join_bench medians on WORKLOADS for
-# IMPLS, then (NCU=1) ncu times of the block sort kernels
-# (carry ["bin", "build/msd"]).
+# Block-sort variants of the MSD sort against GJ_JOIN_MSD=off: join_bench
+# medians on WORKLOADS for IMPLS, then (NCU=1) ncu times of the block sort
+# kernels (carry ["bin", "build/msd"]). The variants were selected by a
+# GJ_MSD_KERNEL switch in operators/join_api.cu msd_sort, taken out once
+# the shape was chosen (bench/RESULTS.md, Joins, session 7): put one back
+# to compare shapes again.
 set -u
 D=${D:-build/msd}
 export JOIN_BENCH_IMPLS=${IMPLS:-SMJ-UR,SMJ-TR}
