@@ -359,8 +359,8 @@ static int gftr_group_bytes(int p, int pb, int i)
  * msd_sort), or 0 where it declines and CUB sorts: values of 8 bytes, more
  * than GJ_PART_MAX_BITS key bits, at least GJ_MSD_MIN_ROWS rows, at most
  * GJ_MSD_MAX_AVG rows a partition and GJ_MSD_MAX_LOW bits below the
- * partition's, and no key with more than
- * GJ_MSD_MAX_OVER rows (hot: the rows of the most frequent key). */
+ * partition's, and no key with more than GJ_MSD_MAX_OVER rows (hot: the
+ * rows of the most frequent key). */
 static int msd_bits(double n, int vb, int kbits, double hot)
 {
     int t = 1;

@@ -323,22 +323,21 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
  * That is one read and write more than the two partition passes, where
  * CUB's radix sort makes ceil(end_bit / 8) passes of a read and a write
  * (27 bits: 4). H200, 2026-11-22, W1 (2^27 rows a side, 27 bits), SMJ-TR's
- * transform 11.64 -> 9.29 ms; its block sort 1.7 ms a side, partition
- * 3.25 ms (bench/RESULTS.md, session 7). With (key, 4-byte row id) pairs
- * CUB's sort was faster (SMJ-UR 8.08 -> 8.86 ms), so those keep it.
+ * transform 11.70 -> 8.99 ms; a side's partition 3.26 ms, block sort 1.76
+ * ms (bench/RESULTS.md, Joins, session 7). With (key, 4-byte row id) pairs
+ * CUB's sort stayed faster (SMJ-UR 8.09 -> 8.36-8.50 ms), so those keep it.
  * Stable throughout, so the order is CUB's, and GFTR's columns may take
  * either path. Declines (*done = false, nothing written) below
  * GJ_MSD_MIN_ROWS rows, above 2^16 GJ_MSD_MAX_AVG, with more than
- * GJ_MSD_MAX_LOW bits left to the block sort, or when a sample of
- * SAMPLES keys predicts a partition of more than GJ_MSD_MAX_OVER rows (one
- * block would sort it alone: hot keys) or a quarter of the rows in
- * partitions over 2 LARGE (not LARGE: the sample's noise put 37% of W2's
- * R rows, in partitions of exactly LARGE rows, over it); if the exact
- * sizes still hold a partition over
- * 2 GJ_MSD_MAX_OVER, CUB's radix sort sorts the partitioned pairs. The
- * first pass makes the values (MODE), so no packed copy is written first.
- * GJ_JOIN_MSD=off turns it off (A/B runs); =force takes inputs below
- * GJ_MSD_MIN_ROWS too (tests). */
+ * GJ_MSD_MAX_LOW bits left to the block sort, or when a sample of SAMPLES
+ * keys predicts a partition of more than GJ_MSD_MAX_OVER rows (one block
+ * would sort it alone: hot keys) or a quarter of the rows in partitions
+ * over 2 LARGE (not LARGE: the sample's noise put 37% of W2's R rows, in
+ * partitions of exactly LARGE rows, over it). If the exact sizes still hold
+ * a partition over 2 GJ_MSD_MAX_OVER, CUB's radix sort sorts the
+ * partitioned pairs. The first pass makes the values (MODE), so no packed
+ * copy is written first. GJ_JOIN_MSD=off turns it off (A/B runs); =force
+ * takes inputs below GJ_MSD_MIN_ROWS too (tests). */
 struct MsdPolicy {
     enum { SMALL = 256 * 10, LARGE = 256 * 16, SAMPLES = 1 << 18 };
 };
@@ -395,14 +394,16 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     bounds_kernel<K><<<grid_for(P + 1, 256), 256, 0, j->mem.s>>>(tk, n, P - 1, P, start, hb);
     JLAUNCHED();
     JCUDA(cudaMemsetAsync(stat, 0, sizeof hs, j->mem.s));
-    msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(NULL, start, P, M::SMALL, M::LARGE, end, list, stat);
+    msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(NULL, start, P, M::SMALL, M::LARGE, end, list,
+                                                             stat);
     JLAUNCHED();
     /* 64 registers: 4 blocks an SM */
-    msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(tk, tv, kout, vout, start, hb,
-                                                                                 NULL, NULL);
+    msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(tk, tv, kout, vout, start,
+                                                                                 hb, NULL, NULL);
     JLAUNCHED();
-    msd_block_sort_kernel<K, V, 512, M::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(tk, tv, kout, vout, start,
-                                                                                       hb, list, stat + 2);
+    msd_block_sort_kernel<K, V, 512, M::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(tk, tv, kout, vout,
+                                                                                       start, hb, list,
+                                                                                       stat + 2);
     JLAUNCHED();
     JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
@@ -461,11 +462,6 @@ struct Side {
     int next_col;                /* GFTR: first payload column not yet partitioned */
 };
 
-/* GFTR: partition payload columns with the key, from out->next_col on, at
- * most max_groups groups. A group is two adjacent 4-byte columns packed into
- * one 8-byte value (one sort moves both: measured in operators/JOIN.md) or a
- * single column. out->key receives the sorted keys (identical bytes each
- * time, as the sort is stable). */
 /* (key, one column) sorted on key bits [b0, b1): the MSD sort when it takes
  * it (8-byte columns), else CUB's on ks (the keys, hashed when PHJ hashes) */
 template <typename K, typename V>
@@ -481,6 +477,11 @@ int sort_col(Job *j, const gj_dtable *x, const K *ks, K *kout, const V *vin, V *
     return rc;
 }
 
+/* GFTR: partition payload columns with the key, from out->next_col on, at
+ * most max_groups groups. A group is two adjacent 4-byte columns packed into
+ * one 8-byte value (one sort moves both: measured in operators/JOIN.md) or a
+ * single column. out->key receives the sorted keys (identical bytes each
+ * time, as the sort is stable). */
 template <typename K>
 int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, Side *out)
 {

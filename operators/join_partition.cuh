@@ -199,11 +199,12 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
 
 /* Partition starts of keys partitioned on bits [lo, lo + log2(mask + 1))
  * (the stable radix order above): start[p] = first row whose
- * (key >> lo) & mask >= p, for p in [0, P], so start[P] = n. One binary search per partition boundary (log2 n
- * dependent loads, the top levels shared in L2) instead of a pass over all
- * n keys: on the H200 that pass read the whole probe side again (2^26 keys:
- * about 0.1 ms) even when there is one partition, and PGB's 2^28 hashed
- * keys in 0.47 ms (ncu). Used by PHJ and PGB. */
+ * (key >> lo) & mask >= p, for p in [0, P], so start[P] = n. One binary
+ * search per partition boundary (log2 n dependent loads, the top levels
+ * shared in L2) instead of a pass over all n keys: on the H200 that pass
+ * read the whole probe side again (2^26 keys: about 0.1 ms) even when there
+ * is one partition, and PGB's 2^28 hashed keys in 0.47 ms (ncu). Used by
+ * PHJ, PGB and SMJ's MSD sort. */
 template <typename K>
 __global__ void bounds_kernel(const K *k, unsigned long long n, uint32_t mask, uint32_t P, uint32_t *start,
                               int lo = 0)

@@ -32,9 +32,9 @@
 /* SMJ's MSD sort of (key, 8-byte value) pairs on more than GJ_PART_MAX_BITS
  * key bits (operators/join_api.cu msd_sort): inputs of at least
  * GJ_MSD_MIN_ROWS rows (TPC-H SF 10 on the H200: 1.3-1.5 M rows a side
- * were 0.13-0.16 ms slower than with CUB's sort, 15 M rows 0.25 ms
- * faster; bench/RESULTS.md) are partitioned on the top bits into partitions of
- * at most GJ_MSD_AVG rows on average (at most 2^GJ_PART_MAX_BITS of them;
+ * were 0.13-0.16 ms slower than with CUB's sort, 15 M rows 0.25 ms faster;
+ * bench/RESULTS.md) are partitioned on the top bits into partitions of at
+ * most GJ_MSD_AVG rows on average (at most 2^GJ_PART_MAX_BITS of them;
  * larger inputs up to GJ_MSD_MAX_AVG rows a partition), each then sorted by
  * one block on the at most GJ_MSD_MAX_LOW bits below (measured up to 12:
  * wider keys keep CUB's sort); CUB's radix sort when a sample of the keys

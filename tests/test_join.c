@@ -130,9 +130,9 @@ static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_
         assert_int_equal(gj_join_compare(&hout, &ref, &eq, ctx), GJ_OK);
         if (!eq)
             fprintf(stderr, "%s%s%s: |R|=%llu |S|=%llu: %llu rows vs reference %llu: %s\n",
-                    gj_impl_name(impl), x >= 0 ? " with " : "", x >= 0 ? extra_env[x] : "", (unsigned long long)hr->rows,
-                    (unsigned long long)hs->rows, (unsigned long long)hout.rows,
-                    (unsigned long long)ref.rows, gj_ctx_errmsg(ctx));
+                    gj_impl_name(impl), x >= 0 ? " with " : "", x >= 0 ? extra_env[x] : "",
+                    (unsigned long long)hr->rows, (unsigned long long)hs->rows,
+                    (unsigned long long)hout.rows, (unsigned long long)ref.rows, gj_ctx_errmsg(ctx));
         assert_true(eq);
         gj_join_out_free_host(&hout);
         gj_join_out_free(&out);
