@@ -620,7 +620,9 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
      * R copies of every aggregate slot for few groups (R g <= 1024); a
      * block's table takes every slot that fits its shared memory: ts2 slots
      * in half an SM (two blocks of 512 threads) if g <= ts2 / 2, else ts1
-     * in all of it (one block of 1024) if g <= ts1 / 2, else 2^p passes of
+     * in all of it (one block of 1024) if g <= ts1 / 2, else, for g <= ts1,
+     * the keys' range first and one pass if they are dense (the model takes
+     * them to be), else 2^p passes of
      * one block an SM for g <= 2^p ts1 / 2 (p <= 1), each reading the whole
      * input and taking its part of the keys, else Algorithm 1. Reads the
      * input once a pass; shared-memory probes and atomics (with R copies,
@@ -636,6 +638,11 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
     const double ts2 = onepass_slots(per_sm / 2 - reserve, kb, accw, nacc, rcopies);
     const double ts1 = onepass_slots(fmin(hw->smem_per_block, per_sm - reserve) - 128, kb, accw, nacc, rcopies);
     int onepass_bps = ts2 > 0 && g <= ts2 / 2 ? 2 : ts1 > 0 && g <= ts1 / 2 ? 1 : 0;
+    /* up to a full table: the keys' range is read first, and dense keys
+     * (as the model takes them) fill every slot without probing, in one
+     * pass */
+    const int dense = !onepass_bps && ts1 > 0 && g <= ts1;
+    if (dense) onepass_bps = 1;
     /* up to 2^GJ_HGB_MAX_PBITS tables' worth of groups: a pass over the
      * input per table's worth */
     int pbits = 0;
@@ -648,6 +655,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         double blocks = hw->sm_count * onepass_bps;
         double gm = fmin(g, N); /* groups a block holds, at most, over its passes */
         begin(a, "group");
+        if (dense) {
+            seq(a, "the keys' smallest and largest", N * kb);
+            a->kernels++;
+        }
         seq(a, passes > 1 ? "read keys and payloads once a pass" : "read keys and payloads once", in * passes);
         /* Linear probing: a warp's probe loop runs until its longest lane
          * finds its key, one shared-memory access a step for every lane, at

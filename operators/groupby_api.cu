@@ -273,7 +273,9 @@ done:
 }
 
 /* HGB one pass (groupby_kernels.cuh, k_hgb_onepass): when the hint's
- * groups fit a block's shared table at load <= 1/2. R copies of every
+ * groups fit a block's shared table at load <= 1/2, or, up to a full
+ * table, when the keys prove dense (their range, read first, fits the
+ * table: each key's slot is k - smallest, no probes). R copies of every
  * aggregate slot for few groups (R x hint <= 1024, R <= 32). Two blocks of
  * 512 threads per SM while the table fits half the SM's shared memory, else
  * one block of 1024 with all of it; the table takes every slot that fits, so
@@ -327,9 +329,26 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
         uint64_t big = (uint64_t)(optin < per_sm - (int)reserve ? optin : per_sm - (int)reserve) - 128;
         uint64_t ts2 = fit((uint64_t)per_sm / 2 - reserve), ts1 = fit(big);
         uint64_t ts;
-        int threads, blocks_per_sm, pbits = 0;
+        int threads, blocks_per_sm, pbits = 0, dense = 0;
+        unsigned long long mm[2] = {~0ull, 0};
+        if (ts1 && hint > ts1 / 2 && hint <= ts1 && n) {
+            /* more groups than a table holds at load 1/2, but perhaps dense
+             * keys: one read of the keys for their range, where a second
+             * pass would read every column again */
+            void *dmm = NULL;
+            GJ_CUDA(gj_arena_alloc(&c.ar, &dmm, sizeof mm));
+            GJ_CUDA(cudaMemcpyAsync(dmm, mm, sizeof mm, cudaMemcpyHostToDevice, c.st));
+            k_key_range<K><<<grid_for(c, n, 256 * 8), 256, 0, c.st>>>((const K *)in->key.data, n,
+                                                                    (unsigned long long *)dmm);
+            GJ_LAUNCHED();
+            GJ_CUDA(cudaMemcpyAsync(mm, dmm, sizeof mm, cudaMemcpyDeviceToHost, c.st));
+            GJ_CUDA(cudaStreamSynchronize(c.st));
+            gj_arena_free(&c.ar, dmm);
+            dense = mm[1] - mm[0] < ts1;
+        }
         if (ts2 && hint <= ts2 / 2) { ts = ts2; threads = 512; blocks_per_sm = 2; }
         else if (ts1 && hint <= ts1 / 2) { ts = ts1; threads = 1024; blocks_per_sm = 1; }
+        else if (dense) { ts = ts1; threads = 1024; blocks_per_sm = 1; }
         else if (ts1 && hint <= (ts1 / 2) << HGB_MAX_PBITS) { /* a pass per part of the keys */
             ts = ts1; threads = 1024; blocks_per_sm = 1;
             while (hint > (ts1 / 2) << pbits) pbits++;
@@ -351,9 +370,11 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
         OnePassArgs a;
         a.n = n;
         a.ts = (unsigned)ts;
-        a.limit = (uint32_t)(ts / 2 + ts / 4);
+        a.limit = dense ? (uint32_t)ts : (uint32_t)(ts / 2 + ts / 4);
         a.rlog = rlog;
         a.pbits = pbits;
+        a.dense = dense;
+        a.base = mm[0];
         a.vec = ((uintptr_t)in->key.data & 15) == 0;
         const bool narrow = narrow_spec(s);
         for (int j = 0; j < s.n; j++)

@@ -10,6 +10,7 @@
 #define GJ_OPERATORS_GROUPBY_KERNELS_CUH
 
 #include <cstdint>
+#include <cub/block/block_reduce.cuh>
 #include <cuda_runtime.h>
 
 #include "operators/hash.cuh"
@@ -403,6 +404,8 @@ struct OnePassArgs {
     uint32_t limit;   /* distinct keys a block may hold                  */
     int rlog;         /* log2 of the copies R of every aggregate slot    */
     int vec;          /* every column 16-byte aligned: vector loads      */
+    int dense;        /* every key in [base, base + ts): home k - base    */
+    uint64_t base;
 };
 
 __device__ __forceinline__ uint32_t cas_key(uint32_t *p, uint32_t cmp, uint32_t v) { return atomicCAS(p, cmp, v); }
@@ -555,6 +558,28 @@ __device__ __forceinline__ void agg4(const GbSpec &s, int j, int kd, unsigned ch
     }
 }
 
+/* The smallest and largest key (mm[0], mm[1]; the caller sets them to
+ * ~0 and 0): HGB's one pass checks whether the keys are dense. */
+template <typename K>
+__global__ void k_key_range(const K *__restrict__ key, uint64_t n, unsigned long long *mm)
+{
+    typedef cub::BlockReduce<unsigned long long, 256> BR;
+    __shared__ typename BR::TempStorage tmp;
+    unsigned long long lo = ~0ull, hi = 0;
+    for (uint64_t i = blockIdx.x * 256ull + threadIdx.x; i < n; i += (uint64_t)gridDim.x * 256) {
+        const unsigned long long v = (unsigned long long)key[i];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    lo = BR(tmp).Reduce(lo, [](unsigned long long x, unsigned long long y) { return x < y ? x : y; });
+    __syncthreads();
+    hi = BR(tmp).Reduce(hi, [](unsigned long long x, unsigned long long y) { return x > y ? x : y; });
+    if (threadIdx.x == 0) {
+        atomicMin(mm, lo);
+        atomicMax(mm + 1, hi);
+    }
+}
+
 template <typename K, bool NARROW>
 __global__ void __launch_bounds__(PolicyOnePass::THREADS)
 k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
@@ -602,14 +627,16 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
      * shared loads), then the probe loop for the rows whose home held
      * another key or was empty. The key equal to the empty marker has
      * slot TS. Homes are taken over TS << pbits slots: their top pbits
-     * name the pass that takes the key (the other passes skip its row). */
+     * name the pass that takes the key (the other passes skip its row).
+     * Dense (every key within TS of the smallest): the home is k - base,
+     * a slot of its own, so no probes and every slot may fill. */
     const int lts = 31 - __clz((int)TS), sh = 64 - lts - a.pbits;
     auto finds = [&](const K k[IT], uint64_t r0, uint32_t sl[IT]) {
         uint32_t h[IT];
         bool skip[IT];
 #pragma unroll
         for (int i = 0; i < IT; i++) {
-            h[i] = op_home(k[i], sh);
+            h[i] = a.dense ? (uint32_t)((uint64_t)k[i] - a.base) : op_home(k[i], sh);
             skip[i] = r0 + i >= a.n || (a.pbits && (k[i] == EMPTYK ? a.pass != 0 : h[i] >> lts != a.pass));
             h[i] &= TS - 1;
             sl[i] = GB_EMPTY;

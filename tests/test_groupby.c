@@ -316,8 +316,9 @@ static void test_all_impls(void **state)
 /* HGB's one-pass path (g fits a block's shared-memory table; see
  * operators/groupby_kernels.cuh, k_hgb_onepass) at and around its
  * thresholds on the H200 (4-byte keys, max,max: 2 blocks/SM up to a hint
- * of 4096 groups, 1 block/SM up to 8192, Algorithm 1 above; 8-byte keys:
- * 2048 and 4096), warps of one key (redux and shuffle paths), keys equal to
+ * of 4096 groups, 1 block/SM up to 8192, dense keys or two passes up to
+ * 16384, Algorithm 1 above; 8-byte keys: 2048, 4096 and 8192), warps of
+ * one key (redux and shuffle paths), keys equal to
  * the table's empty marker, hints too small (a block's table overflows, or
  * the merged table does: both fall back to Algorithm 1), tails. */
 static const gcase ONEPASS[] = {
@@ -328,15 +329,16 @@ static const gcase ONEPASS[] = {
     {"g=4096 (2 blocks/SM)", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
     {"g=4097 (1 block/SM)", 400000, 4097, 4097, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
     {"g=8192 (1 block/SM, last)", 600000, 8192, 8192, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
-    {"g=8193 (two passes)", 600000, 8193, 8193, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
-    {"g=16384 sum,count (two passes, last)", 900000, 16384, 16384, 4, 0, 0, 0, 2, SUMCNT, 0, 0},
+    {"g=8193 (dense: one pass)", 600000, 8193, 8193, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"g=16384 sum,count (dense, a full table)", 900000, 16384, 16384, 4, 0, 0, 0, 2, SUMCNT, 0, 0},
+    {"g=16384 max,max (dense, a full table)", 2000000, 16384, 16384, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
     {"g=16385 (Algorithm 1)", 900000, 16385, 16385, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
-    {"sparse g=15000 all aggs (two passes)", 900000, 15000, 15000, 4, 0, 0, 0, 5, ALL5, 0, 1},
-    {"keys up to 2^32-1, g=10000 (two passes)", 500000, 10000, 10000, 4, 0xFFFFFFFFull - 9999, 0, 0, 2, MAXMAX, 1, 0},
-    {"zipf 1.5 g=12000 (two passes)", 600000, 12000, 12000, 4, 0, 1.5, 0, 2, MAXMAX, 0, 0},
+    {"sparse g=15000 all aggs (not dense: two passes)", 900000, 15000, 15000, 4, 0, 0, 0, 5, ALL5, 0, 1},
+    {"keys up to 2^32-1, g=10000 (dense)", 500000, 10000, 10000, 4, 0xFFFFFFFFull - 9999, 0, 0, 2, MAXMAX, 1, 0},
+    {"zipf 1.5 g=12000 (dense)", 600000, 12000, 12000, 4, 0, 1.5, 0, 2, MAXMAX, 0, 0},
     {"hint 9000, real 200000 (passes overflow)", 900000, 200000, 9000, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
     {"8-byte g=4096", 400000, 4096, 4096, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0},
-    {"8-byte g=4097 (two passes)", 400000, 4097, 4097, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0},
+    {"8-byte g=4097 (dense)", 400000, 4097, 4097, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0},
     {"8-byte g=8192 sparse (two passes, last)", 1000000, 8192, 8192, 8, 0, 0, 0, 2, MAXMAX, 0, 1},
     {"keys up to 2^32-1", 100000, 5, 5, 4, 0xFFFFFFFBull, 0, 0, 5, ALL5, 0, 0},
     {"8-byte keys up to 2^64-1", 100000, 16, 16, 8, 0xFFFFFFFFFFFFFFF0ull, 0, 0, 2, MAXMAX, 0, 0},
