@@ -32,7 +32,7 @@ extern "C" {
 #include "operators/groupby.h"
 #include "operators/groupby_kernels.cuh"
 #include "operators/groupby_sort.h"
-#include "operators/join_partition.cuh" /* bounds_kernel */
+#include "operators/join_partition.cuh" /* bounds_kernel, minmax_kernel */
 #include "operators/join_partition.h"
 
 #include <stdlib.h>
@@ -338,8 +338,8 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
             void *dmm = NULL;
             GJ_CUDA(gj_arena_alloc(&c.ar, &dmm, sizeof mm));
             GJ_CUDA(cudaMemcpyAsync(dmm, mm, sizeof mm, cudaMemcpyHostToDevice, c.st));
-            k_key_range<K><<<grid_for(c, n, 256 * 8), 256, 0, c.st>>>((const K *)in->key.data, n,
-                                                                    (unsigned long long *)dmm);
+            gjj::minmax_kernel<K, 256><<<grid_for(c, n, 256 * 8), 256, 0, c.st>>>(
+                (const K *)in->key.data, n, (unsigned long long *)dmm);
             GJ_LAUNCHED();
             GJ_CUDA(cudaMemcpyAsync(mm, dmm, sizeof mm, cudaMemcpyDeviceToHost, c.st));
             GJ_CUDA(cudaStreamSynchronize(c.st));

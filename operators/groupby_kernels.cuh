@@ -10,7 +10,6 @@
 #define GJ_OPERATORS_GROUPBY_KERNELS_CUH
 
 #include <cstdint>
-#include <cub/block/block_reduce.cuh>
 #include <cuda_runtime.h>
 
 #include "operators/hash.cuh"
@@ -555,28 +554,6 @@ __device__ __forceinline__ void agg4(const GbSpec &s, int j, int kd, unsigned ch
             if (sl[i] == GB_EMPTY || (PARTIAL && v[i] == identity(s, j))) continue;
             atomic_combine(s, j, base + (uint64_t)sl[i] * s.width[j], PARTIAL ? v[i] : row_val_raw(s, j, v[i]));
         }
-    }
-}
-
-/* The smallest and largest key (mm[0], mm[1]; the caller sets them to
- * ~0 and 0): HGB's one pass checks whether the keys are dense. */
-template <typename K>
-__global__ void k_key_range(const K *__restrict__ key, uint64_t n, unsigned long long *mm)
-{
-    typedef cub::BlockReduce<unsigned long long, 256> BR;
-    __shared__ typename BR::TempStorage tmp;
-    unsigned long long lo = ~0ull, hi = 0;
-    for (uint64_t i = blockIdx.x * 256ull + threadIdx.x; i < n; i += (uint64_t)gridDim.x * 256) {
-        const unsigned long long v = (unsigned long long)key[i];
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-    }
-    lo = BR(tmp).Reduce(lo, [](unsigned long long x, unsigned long long y) { return x < y ? x : y; });
-    __syncthreads();
-    hi = BR(tmp).Reduce(hi, [](unsigned long long x, unsigned long long y) { return x > y ? x : y; });
-    if (threadIdx.x == 0) {
-        atomicMin(mm, lo);
-        atomicMax(mm + 1, hi);
     }
 }
 

@@ -72,36 +72,12 @@ __global__ void iota_kernel(uint32_t *ids, u64 n)
         ids[i] = (uint32_t)i;
 }
 
-struct MinOp { __device__ u64 operator()(u64 a, u64 b) const { return a < b ? a : b; } };
-struct MaxOp { __device__ u64 operator()(u64 a, u64 b) const { return a > b ? a : b; } };
-
 /* two 4-byte columns -> one 8-byte column (a in the low half), so GFTR
  * partitions both with the key in one sort instead of two */
 __global__ void pack_kernel(const uint32_t *a, const uint32_t *b, u64 *out, u64 n)
 {
     for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
         out[i] = (u64)a[i] | ((u64)b[i] << 32);
-}
-
-/* min and max of a key column, folded into mm[0] (min) and mm[1] (max) */
-template <typename K, int THREADS>
-__global__ __launch_bounds__(THREADS) void minmax_kernel(const K *k, u64 n, u64 *mm)
-{
-    typedef cub::BlockReduce<u64, THREADS> BR;
-    __shared__ typename BR::TempStorage tmp;
-    u64 lo = ~0ULL, hi = 0;
-    for (u64 i = blockIdx.x * (u64)THREADS + threadIdx.x; i < n; i += (u64)gridDim.x * THREADS) {
-        u64 v = (u64)k[i];
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-    }
-    u64 blo = BR(tmp).Reduce(lo, MinOp());
-    __syncthreads();
-    u64 bhi = BR(tmp).Reduce(hi, MaxOp());
-    if (threadIdx.x == 0) {
-        atomicMin(mm, blo);
-        atomicMax(mm + 1, bhi);
-    }
 }
 
 /* Work items of partition p: R chunks x S chunks (decomposition of oversized

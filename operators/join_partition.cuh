@@ -22,6 +22,7 @@
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_radix_rank.cuh>
 #include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_reduce.cuh>
 #include <stdint.h>
 
 #include "operators/hash.cuh"
@@ -218,6 +219,43 @@ __global__ void bounds_kernel(const K *k, unsigned long long n, uint32_t mask, u
             else b = mid;
         }
         start[p] = (uint32_t)a;
+    }
+}
+
+struct MinOp {
+    __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const
+    {
+        return a < b ? a : b;
+    }
+};
+struct MaxOp {
+    __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const
+    {
+        return a > b ? a : b;
+    }
+};
+
+/* min and max of a key column, folded into mm[0] (min) and mm[1] (max; the
+ * caller sets them to ~0 and 0): the key bits SMJ sorts, and whether HGB's
+ * keys are dense (groupby_api.cu hgb_onepass) */
+template <typename K, int THREADS>
+__global__ __launch_bounds__(THREADS) void minmax_kernel(const K *k, unsigned long long n, unsigned long long *mm)
+{
+    typedef unsigned long long u64;
+    typedef cub::BlockReduce<u64, THREADS> BR;
+    __shared__ typename BR::TempStorage tmp;
+    u64 lo = ~0ULL, hi = 0;
+    for (u64 i = blockIdx.x * (u64)THREADS + threadIdx.x; i < n; i += (u64)gridDim.x * THREADS) {
+        u64 v = (u64)k[i];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    u64 blo = BR(tmp).Reduce(lo, MinOp());
+    __syncthreads();
+    u64 bhi = BR(tmp).Reduce(hi, MaxOp());
+    if (threadIdx.x == 0) {
+        atomicMin(mm, blo);
+        atomicMax(mm + 1, bhi);
     }
 }
 
