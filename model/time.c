@@ -638,9 +638,9 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
     const double ts2 = onepass_slots(per_sm / 2 - reserve, kb, accw, nacc, rcopies);
     const double ts1 = onepass_slots(fmin(hw->smem_per_block, per_sm - reserve) - 128, kb, accw, nacc, rcopies);
     int onepass_bps = ts2 > 0 && g <= ts2 / 2 ? 2 : ts1 > 0 && g <= ts1 / 2 ? 1 : 0;
-    /* up to a full table: the keys' range is read first, and dense keys
-     * (as the model takes them) fill every slot without probing, in one
-     * pass */
+    /* up to a full table: the range of a sample of the keys first, and
+     * dense keys (as the model takes them) fill every slot without
+     * probing, in one pass */
     const int dense = !onepass_bps && ts1 > 0 && g <= ts1;
     if (dense) onepass_bps = 1;
     /* up to 2^GJ_HGB_MAX_PBITS tables' worth of groups: a pass over the
@@ -655,10 +655,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         double blocks = hw->sm_count * onepass_bps;
         double gm = fmin(g, N); /* groups a block holds, at most, over its passes */
         begin(a, "group");
-        if (dense) {
-            seq(a, "the keys' smallest and largest", N * kb);
-            a->kernels++;
-        }
+        if (dense) a->kernels++; /* the range of a sample of the keys */
         seq(a, passes > 1 ? "read keys and payloads once a pass" : "read keys and payloads once", in * passes);
         /* Linear probing: a warp's probe loop runs until its longest lane
          * finds its key, one shared-memory access a step for every lane, at

@@ -274,8 +274,9 @@ done:
 
 /* HGB one pass (groupby_kernels.cuh, k_hgb_onepass): when the hint's
  * groups fit a block's shared table at load <= 1/2, or, up to a full
- * table, when the keys prove dense (their range, read first, fits the
- * table: each key's slot is k - smallest, no probes). R copies of every
+ * table, when the keys look dense (the range of a sample of them fits the
+ * table: a key in it takes slot k - smallest, no probes; the others are
+ * hashed and probe as usual). R copies of every
  * aggregate slot for few groups (R x hint <= 1024, R <= 32). Two blocks of
  * 512 threads per SM while the table fits half the SM's shared memory, else
  * one block of 1024 with all of it; the table takes every slot that fits, so
@@ -333,13 +334,15 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
         unsigned long long mm[2] = {~0ull, 0};
         if (ts1 && hint > ts1 / 2 && hint <= ts1 && n) {
             /* more groups than a table holds at load 1/2, but perhaps dense
-             * keys: one read of the keys for their range, where a second
-             * pass would read every column again */
+             * keys: the range of a sample of them (every stride-th key),
+             * where a second pass would read every column again. Keys
+             * outside it are hashed as usual (k_hgb_onepass). */
+            const uint64_t samples = n < HGB_RANGE_SAMPLES ? n : HGB_RANGE_SAMPLES, stride = n / samples;
             void *dmm = NULL;
             GJ_CUDA(gj_arena_alloc(&c.ar, &dmm, sizeof mm));
             GJ_CUDA(cudaMemcpyAsync(dmm, mm, sizeof mm, cudaMemcpyHostToDevice, c.st));
-            gjj::minmax_kernel<K, 256><<<grid_for(c, n, 256 * 8), 256, 0, c.st>>>(
-                (const K *)in->key.data, n, (unsigned long long *)dmm);
+            gjj::minmax_kernel<K, 256><<<grid_for(c, samples, 256 * 8), 256, 0, c.st>>>(
+                (const K *)in->key.data, samples, (unsigned long long *)dmm, stride);
             GJ_LAUNCHED();
             GJ_CUDA(cudaMemcpyAsync(mm, dmm, sizeof mm, cudaMemcpyDeviceToHost, c.st));
             GJ_CUDA(cudaStreamSynchronize(c.st));

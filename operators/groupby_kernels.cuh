@@ -391,6 +391,9 @@ struct PolicyOnePass { enum { THREADS = 1024, ITEMS = 4 }; };
  * level with PGB-TR at 2^28 rows and 35% slower at 2^26; 2 passes (2^14)
  * were twice as fast as PGB-TR (H200, bench/RESULTS.md, session 5). */
 enum { HGB_MAX_PBITS = GJ_HGB_MAX_PBITS };
+/* keys sampled (evenly spaced) for the range that decides HGB's dense pass:
+ * reading every key took 0.27 ms at 2^28 (H200, session 7) */
+enum { HGB_RANGE_SAMPLES = 1 << 16 };
 
 struct OnePassArgs {
     uint64_t n;
@@ -403,7 +406,7 @@ struct OnePassArgs {
     uint32_t limit;   /* distinct keys a block may hold                  */
     int rlog;         /* log2 of the copies R of every aggregate slot    */
     int vec;          /* every column 16-byte aligned: vector loads      */
-    int dense;        /* every key in [base, base + ts): home k - base    */
+    int dense;        /* keys in [base, base + ts): home k - base        */
     uint64_t base;
 };
 
@@ -605,15 +608,18 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
      * another key or was empty. The key equal to the empty marker has
      * slot TS. Homes are taken over TS << pbits slots: their top pbits
      * name the pass that takes the key (the other passes skip its row).
-     * Dense (every key within TS of the smallest): the home is k - base,
-     * a slot of its own, so no probes and every slot may fill. */
+     * Dense (the keys' sampled range fits the table): a key in
+     * [base, base + TS) has home k - base, a slot of its own, so no
+     * probes, and every slot may fill; a key outside (the sample missed
+     * it) takes its hashed home and probes, which stays correct. */
     const int lts = 31 - __clz((int)TS), sh = 64 - lts - a.pbits;
     auto finds = [&](const K k[IT], uint64_t r0, uint32_t sl[IT]) {
         uint32_t h[IT];
         bool skip[IT];
 #pragma unroll
         for (int i = 0; i < IT; i++) {
-            h[i] = a.dense ? (uint32_t)((uint64_t)k[i] - a.base) : op_home(k[i], sh);
+            h[i] = a.dense && (uint64_t)k[i] - a.base < TS ? (uint32_t)((uint64_t)k[i] - a.base)
+                                                           : op_home(k[i], sh);
             skip[i] = r0 + i >= a.n || (a.pbits && (k[i] == EMPTYK ? a.pass != 0 : h[i] >> lts != a.pass));
             h[i] &= TS - 1;
             sl[i] = GB_EMPTY;

@@ -235,18 +235,20 @@ struct MaxOp {
     }
 };
 
-/* min and max of a key column, folded into mm[0] (min) and mm[1] (max; the
- * caller sets them to ~0 and 0): the key bits SMJ sorts, and whether HGB's
- * keys are dense (groupby_api.cu hgb_onepass) */
+/* min and max of keys k[0], k[stride], ... (n of them), folded into mm[0]
+ * (min) and mm[1] (max; the caller sets them to ~0 and 0): the key bits
+ * SMJ sorts (every key), and HGB's guess of whether its keys are dense (a
+ * sample; groupby_api.cu hgb_onepass) */
 template <typename K, int THREADS>
-__global__ __launch_bounds__(THREADS) void minmax_kernel(const K *k, unsigned long long n, unsigned long long *mm)
+__global__ __launch_bounds__(THREADS) void minmax_kernel(const K *k, unsigned long long n, unsigned long long *mm,
+                                                         unsigned long long stride = 1)
 {
     typedef unsigned long long u64;
     typedef cub::BlockReduce<u64, THREADS> BR;
     __shared__ typename BR::TempStorage tmp;
     u64 lo = ~0ULL, hi = 0;
     for (u64 i = blockIdx.x * (u64)THREADS + threadIdx.x; i < n; i += (u64)gridDim.x * THREADS) {
-        u64 v = (u64)k[i];
+        u64 v = (u64)k[i * stride];
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
     }

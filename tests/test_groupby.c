@@ -88,8 +88,11 @@ typedef struct gcase {
     int pw[GJ_MAX_AGGS];
     gj_dtype pt[GJ_MAX_AGGS];
     int sorted;
-    int sparse;           /* keys then through murmur3's finaliser:
-                             no dense range for a hash to spread    */
+    int sparse;           /* 1: keys then through murmur3's finaliser:
+                             no dense range for a hash to spread;
+                             2: only rows i = 7 mod 16, far from the
+                             dense range, where HGB's strided sample
+                             (every 16th row at 2^20 rows) never looks */
 } gcase;
 
 static uint64_t mix_key(uint64_t k, int kw)
@@ -122,7 +125,7 @@ static void make_keys(const gcase *c, void *keys)
             k = (lo * 2654435761ull) % c->g; /* hot ranks spread over the key range */
         } else k = rnd() % c->g;
         k += c->key_offset;
-        if (c->sparse) k = mix_key(c->kw == 4 ? (uint32_t)k : k, c->kw);
+        if (c->sparse == 1 || (c->sparse == 2 && i % 16 == 7)) k = mix_key(c->kw == 4 ? (uint32_t)k : k, c->kw);
         if (c->kw == 4) ((uint32_t *)keys)[i] = (uint32_t)k; else ((uint64_t *)keys)[i] = k;
     }
     if (c->perm) /* shuffle */
@@ -337,6 +340,8 @@ static const gcase ONEPASS[] = {
     {"keys up to 2^32-1, g=10000 (dense)", 500000, 10000, 10000, 4, 0xFFFFFFFFull - 9999, 0, 0, 2, MAXMAX, 1, 0},
     {"zipf 1.5 g=12000 (dense)", 600000, 12000, 12000, 4, 0, 1.5, 0, 2, MAXMAX, 0, 0},
     {"hint 9000, real 200000 (passes overflow)", 900000, 200000, 9000, 4, 0, 0, 0, 2, MAXMAX, 0, 0},
+    {"dense 8000 + 8000 unsampled far keys (hashed in the dense pass)", 1 << 20, 8000, 16000, 4, 0, 0, 0, 2,
+     MAXMAX, 0, 2},
     {"8-byte g=4096", 400000, 4096, 4096, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0},
     {"8-byte g=4097 (dense)", 400000, 4097, 4097, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0},
     {"8-byte g=8192 sparse (two passes, last)", 1000000, 8192, 8192, 8, 0, 0, 0, 2, MAXMAX, 0, 1},
