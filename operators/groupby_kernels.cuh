@@ -392,7 +392,8 @@ struct PolicyOnePass { enum { THREADS = 1024, ITEMS = 4 }; };
  * were twice as fast as PGB-TR (H200, bench/RESULTS.md, session 5). */
 enum { HGB_MAX_PBITS = GJ_HGB_MAX_PBITS };
 /* keys sampled (evenly spaced) for the range that decides HGB's dense pass:
- * reading every key took 0.27 ms at 2^28 (H200, session 7) */
+ * with every key read, 2^14 groups over 2^28 rows took 1.42-1.46 ms, with
+ * the sample 1.09-1.12 (H200, bench/RESULTS.md, session 7) */
 enum { HGB_RANGE_SAMPLES = 1 << 16 };
 
 struct OnePassArgs {
