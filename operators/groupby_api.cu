@@ -307,7 +307,7 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
     uint64_t n = in->rows;
     uint64_t hint = w->groups ? w->groups : 1;
     int dev = 0, per_sm = 0, optin = 0;
-    void *tkeys = NULL, *tvals = NULL, *cnt = NULL;
+    void *tkeys = NULL, *tvals = NULL, *cnt = NULL, *dmm = NULL;
     *ok = 0;
     GJ_CUDA(cudaGetDevice(&dev));
     GJ_CUDA(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
@@ -338,7 +338,6 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
              * where a second pass would read every column again. Keys
              * outside it are hashed as usual (k_hgb_onepass). */
             const uint64_t samples = n < HGB_RANGE_SAMPLES ? n : HGB_RANGE_SAMPLES, stride = n / samples;
-            void *dmm = NULL;
             GJ_CUDA(gj_arena_alloc(&c.ar, &dmm, sizeof mm));
             GJ_CUDA(cudaMemcpyAsync(dmm, mm, sizeof mm, cudaMemcpyHostToDevice, c.st));
             gjj::minmax_kernel<K, 256><<<grid_for(c, samples, 256 * 8), 256, 0, c.st>>>(
@@ -346,7 +345,6 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
             GJ_LAUNCHED();
             GJ_CUDA(cudaMemcpyAsync(mm, dmm, sizeof mm, cudaMemcpyDeviceToHost, c.st));
             GJ_CUDA(cudaStreamSynchronize(c.st));
-            gj_arena_free(&c.ar, dmm);
             dense = mm[1] - mm[0] < ts1;
         }
         if (ts2 && hint <= ts2 / 2) { ts = ts2; threads = 512; blocks_per_sm = 2; }
@@ -403,6 +401,7 @@ done:
     gj_arena_free(&c.ar, tkeys);
     gj_arena_free(&c.ar, tvals);
     gj_arena_free(&c.ar, cnt);
+    gj_arena_free(&c.ar, dmm);
     return rc;
 }
 

@@ -19,8 +19,9 @@ extern "C" {
 enum { GJ_PART_IOTA = 0, GJ_PART_COPY4 = 1, GJ_PART_COPY8 = 2, GJ_PART_PACK = 3, GJ_PART_HASH = 16 };
 
 /* Stable partition of n (key, value) rows on key bits [0, bits), 1 <= bits
- * <= GJ_PART_MAX_BITS (16), on the GPU. key_width 4 or 8. kin/kout: device keys; values: IOTA
- * writes row indices (4 bytes) to vout; COPY4/COPY8 copy va (4 or 8 bytes);
+ * <= GJ_PART_MAX_BITS (16), on the GPU. key_width 4 or 8. kin/kout: device
+ * keys; values: IOTA writes row indices (4 bytes) to vout; COPY4/COPY8 copy
+ * va (4 or 8 bytes);
  * PACK writes va[i] | vb[i] << 32 (8 bytes). use_cub: CUB's radix sort
  * instead (IOTA, PACK and GJ_PART_HASH then build their values or hashed
  * keys first). Synchronises the
