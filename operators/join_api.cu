@@ -104,6 +104,12 @@ void mem_detach(Mem *m, void *p, int do_free)
         }
 }
 void mem_free(Mem *m, void *p) { mem_detach(m, p, 1); }
+bool mem_owns(const Mem *m, const void *p)
+{
+    for (int i = 0; i < m->n; i++)
+        if (m->p[i] == p) return true;
+    return false;
+}
 void mem_release(Mem *m)
 {
     for (int i = 0; i < m->n; i++) cudaFreeAsync(m->p[i], m->s);
@@ -592,6 +598,28 @@ void identity_side(const gj_dtable *x, Side *out)
     }
 }
 
+/* the output table's shape: `rows` rows, the key, R's then S's payload
+ * columns (widths and types of the inputs'), no data yet */
+template <typename K>
+void out_describe(Job *j, u64 rows)
+{
+    gj_join_out *o = j->out;
+    o->rows = rows;
+    o->key.width = (int)sizeof(K);
+    o->key.type = GJ_DT_INT;
+    o->key.data = NULL;
+    o->r_payloads = j->r->n_payloads;
+    o->s_payloads = j->s->n_payloads;
+    for (int c = 0; c < o->r_payloads; c++) {
+        o->r[c] = j->r->payload[c];
+        o->r[c].data = NULL;
+    }
+    for (int c = 0; c < o->s_payloads; c++) {
+        o->s[c] = j->s->payload[c];
+        o->s[c].data = NULL;
+    }
+}
+
 /* allocate the output table of `rows` rows and describe it to the kernels */
 template <typename K>
 int alloc_output(Job *j, u64 rows, const Side *r, const Side *s, Emit *e)
@@ -599,19 +627,15 @@ int alloc_output(Job *j, u64 rows, const Side *r, const Side *s, Emit *e)
     int rc = GJ_OK;
     gj_join_out *o = j->out;
     memset(e, 0, sizeof *e);
-    o->rows = rows;
-    o->key.width = (int)sizeof(K);
-    o->key.type = GJ_DT_INT;
+    out_describe<K>(j, rows);
     JCUDA(mem_alloc(&j->mem, &o->key.data, rows * sizeof(K)));
     e->key_out = o->key.data;
     e->r_ids = r->ids;
     e->s_ids = s->ids;
     e->pr = j->r->n_payloads;
     e->ps = j->s->n_payloads;
-    o->r_payloads = e->pr;
-    o->s_payloads = e->ps;
+    e->unhash = j->hash_keys;
     for (int c = 0; c < e->pr; c++) {
-        o->r[c] = j->r->payload[c];
         JCUDA(mem_alloc(&j->mem, &o->r[c].data, rows * o->r[c].width));
         e->rsrc[c] = r->pay[c];
         e->rstr[c] = r->stride[c];
@@ -619,7 +643,6 @@ int alloc_output(Job *j, u64 rows, const Side *r, const Side *s, Emit *e)
         e->rw[c] = o->r[c].width;
     }
     for (int c = 0; c < e->ps; c++) {
-        o->s[c] = j->s->payload[c];
         JCUDA(mem_alloc(&j->mem, &o->s[c].data, rows * o->s[c].width));
         e->ssrc[c] = s->pay[c];
         e->sstr[c] = s->stride[c];
@@ -630,33 +653,23 @@ done:
     return rc;
 }
 
-/* GFTR: partition the remaining payload columns (materialize phase) and
- * point the emitter at them */
+/* GFTR: partition a side's remaining payload columns (materialize phase;
+ * bits 0: the side is untransformed) */
 template <typename K>
-int transform_rest(Job *j, int gftr, int b0, int br, int bs, Side *rs, Side *ss, Emit *e)
+int transform_rest(Job *j, int gftr, const gj_dtable *x, int bits, Side *xs)
 {
-    int rc = GJ_OK;
-    if (!gftr) goto done;
-    if (br > b0 && (rc = transform_cols<K>(j, j->r, b0, br, GJ_MAX_PAYLOADS, rs)) != GJ_OK) goto done;
-    if (bs > b0 && (rc = transform_cols<K>(j, j->s, b0, bs, GJ_MAX_PAYLOADS, ss)) != GJ_OK) goto done;
-    for (int c = 0; c < e->pr; c++) {
-        e->rsrc[c] = rs->pay[c];
-        e->rstr[c] = rs->stride[c];
-    }
-    for (int c = 0; c < e->ps; c++) {
-        e->ssrc[c] = ss->pay[c];
-        e->sstr[c] = ss->stride[c];
-    }
-done:
-    return rc;
+    return gftr && bits > 0 ? transform_cols<K>(j, x, 0, bits, GJ_MAX_PAYLOADS, xs) : GJ_OK;
 }
 
-/* count -> exclusive scan -> total, for `items` work items */
-int scan_counts(Job *j, u64 *cnt, u64 items, u64 *total)
+/* The match's COUNT pass left cnt[0, items) the output rows of each work
+ * item, cnt[items] = 0 and cnt[items + 1] = 1 if some item has an S row
+ * with several matches: exclusive scan, then hv = {output rows, that flag}
+ * in one read-back. */
+int scan_counts(Job *j, u64 *cnt, u64 items, u64 hv[2])
 {
     int rc = exclusive_sum(j, cnt, cnt, items + 1);
     if (rc != GJ_OK) goto done;
-    JCUDA(cudaMemcpyAsync(total, cnt + items, sizeof *total, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaMemcpyAsync(hv, cnt + items, 2 * sizeof *hv, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
 done:
     return rc;
@@ -710,6 +723,148 @@ void side_free(Job *j, Side *x)
     mem_free(&j->mem, (void *)x->ids);
     for (int c = 0; c < GJ_MAX_PAYLOADS; c++) mem_free(&j->mem, (void *)x->pay[c]);
     memset(x, 0, sizeof *x);
+}
+
+/* Materialize when every S row matched exactly one R row (primary-foreign-
+ * key with every foreign key found: W1, W3, W4, most TPC-H joins). Output
+ * row i is then S's probe-order row i, first[i] its R row, and nothing is
+ * compacted, so buffers whose contents are an output column become it:
+ *   - S's probe-order keys are the output keys (PHJ's hashed keys are
+ *     unhashed in place);
+ *   - GFTR's S payload columns are output columns (packed pairs are
+ *     unpacked);
+ *   - first[] (4 bytes a row) is overwritten by the first 4-byte R payload
+ *     column, GFUR's S row ids by the first 4-byte S payload column.
+ * One launch a side, R's sources released before S's output columns are
+ * allocated, when S was transformed; one launch for both when S's columns
+ * are copied from the input (NPHJ): the copy then streams while R's
+ * gathers wait. H200, 2026-11-23, materialize ms on W1 / W3 / W5, the
+ * compacting WRITE -> this (bench/RESULTS.md, Joins, session 8):
+ * PHJ-TR 2.53 / 2.29 / 5.83 -> 1.39 / 1.28 / 4.00, SMJ-TR 1.82 / 1.70 /
+ * 7.32 -> 1.28 / 1.19 / 5.90; peak on W1 (the output included) GFTR 6.44
+ * -> 4.85 GB (now the transform's), GFUR 5.37 -> 3.77, NPHJ 5.37 -> 2.69.
+ * GJ_JOIN_DENSE (A/B runs): off = the compacting WRITE always; split or
+ * fused = that shape for every implementation. */
+enum { DENSE_OFF, DENSE_SPLIT, DENSE_FUSED, DENSE_AUTO };
+int dense_mode()
+{
+    const char *e = getenv("GJ_JOIN_DENSE");
+    if (e && strcmp(e, "off") == 0) return DENSE_OFF;
+    if (e && strcmp(e, "split") == 0) return DENSE_SPLIT;
+    if (e && strcmp(e, "fused") == 0) return DENSE_FUSED;
+    return DENSE_AUTO;
+}
+
+/* The dense WRITE's shape: 512 threads, 2 blocks an SM, 4 rows a thread
+ * per round. H200, 2026-11-23, W1 / W3 materialize ms with one launch a
+ * side (bench/dense_shape_device.sh): PHJ-UR 11.93 / 10.75 against 12.86 /
+ * 11.83 with 256 threads (5 blocks an SM), 11.91 / 11.07 with 4 consecutive
+ * rows a thread, 12.26 / 11.09 with 8 rows a thread; the compacting WRITE
+ * took 11.75 / 12.43. Fewer threads in flight gather faster. */
+struct DensePolicy {
+    enum { THREADS = 512, MINB = 2, V = 4 };
+};
+
+template <typename K>
+void launch_dense(const DenseCols &d, const K *ksrc, K *kdst, int unhash, u64 n, cudaStream_t st)
+{
+    typedef DensePolicy P;
+    dense_write_kernel<K, P::V, P::THREADS, P::MINB><<<grid_for(n, P::THREADS * P::V), P::THREADS, 0, st>>>(
+        d, ksrc, kdst, unhash, n);
+}
+
+template <typename K>
+int write_dense(Job *j, int gftr, int br, int bs, Side *rs, Side *ss, uint32_t *first)
+{
+    static_assert(2 * GJ_MAX_PAYLOADS <= 16, "DenseCols holds 16 columns");
+    int rc = GJ_OK;
+    gj_join_out *o = j->out;
+    const u64 n = j->s->rows;
+    DenseCols d;
+    bool r_in_place = false, s_in_place = false;
+    const int mode = dense_mode();
+    const bool split = mode == DENSE_SPLIT || (mode == DENSE_AUTO && mem_owns(&j->mem, ss->key));
+    const K *ksrc = NULL;
+    K *kdst = NULL;
+    memset(&d, 0, sizeof d);
+    out_describe<K>(j, n);
+    /* R: payloads through first[] (and GFUR's row ids); its keys are done */
+    if ((rc = transform_rest<K>(j, gftr, j->r, br, rs)) != GJ_OK) goto done;
+    mem_free(&j->mem, (void *)rs->key);
+    mem_free(&j->mem, j->hkey_r);
+    rs->key = NULL;
+    j->hkey_r = NULL;
+    if (o->r_payloads) {
+        d.first = first;
+        d.r_ids = rs->ids;
+    }
+    for (int c = 0; c < o->r_payloads; c++) {
+        d.side[d.n] = 0;
+        d.src[d.n] = rs->pay[c];
+        d.str[d.n] = rs->stride[c];
+        d.w[d.n] = o->r[c].width;
+        if (c == 0 && o->r[c].width == 4) {
+            o->r[c].data = first;
+            r_in_place = true;
+        } else {
+            JCUDA(mem_alloc(&j->mem, &o->r[c].data, n * o->r[c].width));
+        }
+        d.dst[d.n++] = o->r[c].data;
+    }
+    if (split) { /* R's columns now, their sources released before S's columns are made */
+        if (d.n) {
+            launch_dense<K>(d, NULL, NULL, 0, n, j->mem.s);
+            JLAUNCHED();
+        }
+        if (!r_in_place) mem_free(&j->mem, first);
+        side_free(j, rs);
+        memset(&d, 0, sizeof d);
+    }
+    /* S: the key and the payload columns not already in their final form */
+    if ((rc = transform_rest<K>(j, gftr, j->s, bs, ss)) != GJ_OK) goto done;
+    mem_free(&j->mem, j->hkey_s);
+    j->hkey_s = NULL;
+    ksrc = (const K *)ss->key;
+    if (mem_owns(&j->mem, ss->key)) {
+        o->key.data = (void *)ss->key;
+        ss->key = NULL;
+        if (j->hash_keys) kdst = (K *)o->key.data;
+    } else {
+        JCUDA(mem_alloc(&j->mem, &o->key.data, n * sizeof(K)));
+        kdst = (K *)o->key.data;
+    }
+    d.s_ids = ss->ids;
+    for (int c = 0; c < o->s_payloads; c++) {
+        const int w = o->s[c].width;
+        if (!ss->ids && ss->stride[c] == 1 && mem_owns(&j->mem, ss->pay[c])) {
+            o->s[c].data = (void *)ss->pay[c]; /* GFTR: already the output column */
+            ss->pay[c] = NULL;
+            continue;
+        }
+        if (ss->ids && !s_in_place && w == 4) {
+            o->s[c].data = (void *)ss->ids;
+            s_in_place = true;
+        } else {
+            JCUDA(mem_alloc(&j->mem, &o->s[c].data, n * w));
+        }
+        d.side[d.n] = 1;
+        d.src[d.n] = ss->pay[c];
+        d.str[d.n] = ss->stride[c];
+        d.w[d.n] = w;
+        d.dst[d.n++] = o->s[c].data;
+    }
+    if (d.n || kdst) {
+        launch_dense<K>(d, ksrc, kdst, j->hash_keys, n, j->mem.s);
+        JLAUNCHED();
+    }
+    if (!split) {
+        if (!r_in_place) mem_free(&j->mem, first);
+        side_free(j, rs);
+    }
+    if (s_in_place) ss->ids = NULL;
+    side_free(j, ss);
+done:
+    return rc;
 }
 
 /* ---- PHJ ----------------------------------------------------------------- */
@@ -815,15 +970,22 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
             first, multi, *e);
         JLAUNCHED();
     }
-    /* output size and the multi flag in one read-back */
-    if ((rc = exclusive_sum(j, cnt, cnt, n_items + 1)) != GJ_OK) goto done;
-    JCUDA(cudaMemcpyAsync(hv, cnt + n_items, sizeof hv, cudaMemcpyDeviceToHost, j->mem.s));
-    JCUDA(cudaStreamSynchronize(j->mem.s));
+    if ((rc = scan_counts(j, cnt, n_items, hv)) != GJ_OK) goto done;
     total = hv[0];
-    if ((rc = alloc_output<K>(j, total, &rs, &ss, e)) != GJ_OK) goto done;
-    e->unhash = j->hash_keys;
     JCUDA(gj_timer_mark(tm, j->mem.s));
-    if (total && (rc = transform_rest<K>(j, gftr, 0, bits, bits, &rs, &ss, e)) != GJ_OK) goto done;
+    if (total == S->rows && !hv[1] && dense_mode() != DENSE_OFF) {
+        rc = write_dense<K>(j, gftr, bits, bits, &rs, &ss, first);
+        if (rc == GJ_OK) JCUDA(gj_timer_mark(tm, j->mem.s));
+        goto done;
+    }
+    if (total && ((rc = transform_rest<K>(j, gftr, R, bits, &rs)) != GJ_OK ||
+                  (rc = transform_rest<K>(j, gftr, S, bits, &ss)) != GJ_OK))
+        goto done;
+    if (!hv[1]) { /* no second probe: R's keys are not read again */
+        mem_free(&j->mem, (void *)rs.key);
+        rs.key = NULL;
+    }
+    if ((rc = alloc_output<K>(j, total, &rs, &ss, e)) != GJ_OK) goto done;
     if (n_items && total) {
         /* items whose S rows matched at most once: compaction of first[] */
         phj_write_unique_kernel<K, P::THREADS, P::SC><<<(unsigned)n_items, P::THREADS, 0, j->mem.s>>>(
@@ -854,7 +1016,7 @@ int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
     Side rs, ss;
     K *tk = NULL;
     uint32_t *tid = NULL;
-    u64 *cnt = NULL, total = 0, tiles = (S->rows + P::TILE - 1) / P::TILE;
+    u64 *cnt = NULL, hv[2] = {0, 0}, total = 0, tiles = (S->rows + P::TILE - 1) / P::TILE;
     uint32_t *first = NULL;
     unsigned char *multi = NULL;
     identity_side(R, &rs);
@@ -866,17 +1028,28 @@ int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
         (const K *)R->key.data, R->rows, tk, tid, bits);
     JLAUNCHED();
     JCUDA(gj_timer_mark(tm, j->mem.s));
-    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 1) * 8));
+    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 2) * 8));
+    JCUDA(cudaMemsetAsync(cnt + tiles, 0, 16, j->mem.s));
     JCUDA(mem_alloc(&j->mem, (void **)&multi, tiles + 1));
     JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
     nphj_match_kernel<K, false, P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
         tk, tid, bits, (const K *)S->key.data, S->rows, cnt, first, multi, *e);
     JLAUNCHED();
-    JCUDA(cudaMemsetAsync(cnt + tiles, 0, 8, j->mem.s));
-    rc = scan_counts(j, cnt, tiles, &total);
-    if (rc == GJ_OK) rc = alloc_output<K>(j, total, &rs, &ss, e);
-    if (rc != GJ_OK) goto done;
+    if ((rc = scan_counts(j, cnt, tiles, hv)) != GJ_OK) goto done;
+    total = hv[0];
     JCUDA(gj_timer_mark(tm, j->mem.s));
+    if (!hv[1]) { /* no second probe: first[] holds every match, the table goes */
+        mem_free(&j->mem, tk);
+        mem_free(&j->mem, tid);
+        tk = NULL;
+        tid = NULL;
+    }
+    if (total == S->rows && !hv[1] && dense_mode() != DENSE_OFF) {
+        rc = write_dense<K>(j, 0, 0, 0, &rs, &ss, first);
+        if (rc == GJ_OK) JCUDA(gj_timer_mark(tm, j->mem.s));
+        goto done;
+    }
+    if ((rc = alloc_output<K>(j, total, &rs, &ss, e)) != GJ_OK) goto done;
     if (total) {
         nphj_match_kernel<K, true, P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
             tk, tid, bits, (const K *)S->key.data, S->rows, cnt, first, multi, *e);
@@ -896,7 +1069,7 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     const gj_dtable *R = j->r, *S = j->s;
     const int gftr = j->impl == GJ_IMPL_SMJ_TR;
     const u64 tile = (u64)P::THREADS * P::IPT, tiles = (S->rows + tile - 1) / tile;
-    u64 *mm = NULL, *cnt = NULL, hmm[4] = {~0ULL, 0, ~0ULL, 0}, total = 0, *win = NULL;
+    u64 *mm = NULL, *cnt = NULL, hmm[4] = {~0ULL, 0, ~0ULL, 0}, hv[2] = {0, 0}, total = 0, *win = NULL;
     uint32_t *first = NULL;
     unsigned char *multi = NULL;
     int br = 0, bs = 0;
@@ -926,7 +1099,8 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     j->tmp = NULL;
     j->tmp_bytes = 0;
     JCUDA(gj_timer_mark(tm, j->mem.s));
-    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 1) * 8));
+    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 2) * 8));
+    JCUDA(cudaMemsetAsync(cnt + tiles, 0, 16, j->mem.s));
     JCUDA(mem_alloc(&j->mem, (void **)&multi, tiles + 1));
     JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&win, tiles * 16));
@@ -936,12 +1110,22 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     smj_match_kernel<K, false, P::THREADS, P::IPT><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
         (const K *)rs.key, win, (const K *)ss.key, S->rows, cnt, first, multi, *e);
     JLAUNCHED();
-    JCUDA(cudaMemsetAsync(cnt + tiles, 0, 8, j->mem.s));
-    rc = scan_counts(j, cnt, tiles, &total);
-    if (rc == GJ_OK) rc = alloc_output<K>(j, total, &rs, &ss, e);
-    if (rc != GJ_OK) goto done;
+    if ((rc = scan_counts(j, cnt, tiles, hv)) != GJ_OK) goto done;
+    total = hv[0];
     JCUDA(gj_timer_mark(tm, j->mem.s));
-    if (total && (rc = transform_rest<K>(j, gftr, 0, br, bs, &rs, &ss, e)) != GJ_OK) goto done;
+    if (total == S->rows && !hv[1] && dense_mode() != DENSE_OFF) {
+        rc = write_dense<K>(j, gftr, br, bs, &rs, &ss, first);
+        if (rc == GJ_OK) JCUDA(gj_timer_mark(tm, j->mem.s));
+        goto done;
+    }
+    if (total && ((rc = transform_rest<K>(j, gftr, R, br, &rs)) != GJ_OK ||
+                  (rc = transform_rest<K>(j, gftr, S, bs, &ss)) != GJ_OK))
+        goto done;
+    if (!hv[1]) { /* no merge in the WRITE: R's keys are not read again */
+        mem_free(&j->mem, (void *)rs.key);
+        rs.key = NULL;
+    }
+    if ((rc = alloc_output<K>(j, total, &rs, &ss, e)) != GJ_OK) goto done;
     if (total) {
         smj_match_kernel<K, true, P::THREADS, P::IPT><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
             (const K *)rs.key, win, (const K *)ss.key, S->rows, cnt, first, multi, *e);

@@ -376,6 +376,74 @@ __global__ __launch_bounds__(THREADS, 1024 / THREADS) void phj_write_unique_kern
     write_unique<K, THREADS, BS>(sk, first, s0, s1, cnt_off[item], e, scan);
 }
 
+/* Dense WRITE: every S row matched exactly one R row, so output row i is
+ * S's probe-order row i and nothing is compacted. Column c of the output
+ * takes src[c][row * str[c]], row = R's (first[i], through r_ids when
+ * given: GFUR) or S's (i, through s_ids when given) as side[c] says; the
+ * key kdst[i] = ksrc[i], unhashed when asked. One launch may write both
+ * sides' columns or one side's. A destination may be first[] or s_ids
+ * itself (a 4-byte column over the 4-byte index it came from): each thread
+ * reads row i's indices before it writes row i and no other thread touches
+ * row i, so those arrays become output columns in place (plain loads for
+ * them, as the launch writes them). V rows a thread, a column's loads
+ * issued together before its stores. */
+struct DenseCols {
+    const uint32_t *first, *r_ids, *s_ids;
+    int n;
+    unsigned char side[16]; /* 0: an R column, 1: an S column */
+    const void *src[16];
+    void *dst[16];
+    int w[16], str[16];
+};
+
+template <typename K, int V, int THREADS, int MINB>
+__global__ __launch_bounds__(THREADS, MINB) void dense_write_kernel(DenseCols d, const K *ksrc, K *kdst,
+                                                                    int unhash, u64 rows)
+{
+    for (u64 base = (u64)blockIdx.x * THREADS * V; base < rows; base += (u64)gridDim.x * THREADS * V) {
+        u64 rr[V], sr[V], at[V];
+#pragma unroll
+        for (int k = 0; k < V; k++) {
+            at[k] = base + (u64)k * THREADS + threadIdx.x;
+            const bool in = at[k] < rows;
+            rr[k] = in && d.first ? d.first[at[k]] : 0;
+            sr[k] = in && d.s_ids ? d.s_ids[at[k]] : at[k];
+        }
+        if (d.r_ids) {
+#pragma unroll
+            for (int k = 0; k < V; k++)
+                if (at[k] < rows) rr[k] = __ldg(d.r_ids + rr[k]);
+        }
+        if (kdst) {
+#pragma unroll
+            for (int k = 0; k < V; k++)
+                if (at[k] < rows) kdst[at[k]] = unhash ? gjh::unhash_key(ksrc[at[k]]) : ksrc[at[k]];
+        }
+        for (int c = 0; c < d.n; c++) {
+            /* a select per row, not a pointer to rr or sr: that put both
+             * arrays in local memory (a 64-byte stack frame) */
+            const bool sc = d.side[c];
+            if (d.w[c] == 4) {
+                const uint32_t *src = (const uint32_t *)d.src[c];
+                uint32_t v[V];
+#pragma unroll
+                for (int k = 0; k < V; k++) v[k] = at[k] < rows ? __ldg(src + (sc ? sr[k] : rr[k]) * d.str[c]) : 0;
+#pragma unroll
+                for (int k = 0; k < V; k++)
+                    if (at[k] < rows) ((uint32_t *)d.dst[c])[at[k]] = v[k];
+            } else {
+                const u64 *src = (const u64 *)d.src[c];
+                u64 v[V];
+#pragma unroll
+                for (int k = 0; k < V; k++) v[k] = at[k] < rows ? __ldg(src + (sc ? sr[k] : rr[k])) : 0;
+#pragma unroll
+                for (int k = 0; k < V; k++)
+                    if (at[k] < rows) ((u64 *)d.dst[c])[at[k]] = v[k];
+            }
+        }
+    }
+}
+
 /* NPHJ build: global open-addressing table of (key, row). */
 template <typename K>
 __global__ void nphj_build_kernel(const K *rk, u64 n, K *tk, uint32_t *tid, int bits)
@@ -444,6 +512,7 @@ __global__ __launch_bounds__(THREADS) void nphj_match_kernel(
         if (threadIdx.x == 0) {
             cnt_off[blockIdx.x] = tot;
             multi[blockIdx.x] = (unsigned char)many;
+            if (many) cnt_off[gridDim.x + 1] = 1; /* some tile needs the matching WRITE */
         }
     }
 }
@@ -519,6 +588,7 @@ __global__ __launch_bounds__(THREADS) void smj_match_kernel(
         if (threadIdx.x == 0) {
             cnt_off[blockIdx.x] = tot;
             multi[blockIdx.x] = (unsigned char)many;
+            if (many) cnt_off[gridDim.x + 1] = 1; /* some tile needs the matching WRITE */
         }
     } else {
         u64 pre;

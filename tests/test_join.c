@@ -3,7 +3,8 @@
  * one-row sides, odd sizes, a tile and a partition chunk plus one, 2^20 rows,
  * Zipf-skewed foreign keys, duplicates in R (many-to-many, including one key
  * repeated past a shared-memory chunk), 8-byte keys with high bits set,
- * mixed payload widths, 0 and 8 payload columns, match ratio 0, a build
+ * mixed payload widths, 0 and 8 payload columns, match ratio 0, every S
+ * row matching exactly once (the output written without compaction), a build
  * side too small to partition against several probe chunks (PHJ-TR with
  * the custom partition, the default, and with CUB's sort); the radix
  * partition under PHJ against a CPU stable partition (every bit count 1..16,
@@ -416,6 +417,51 @@ static void test_gpu_match_ratio_zero(void **state)
     gj_dtable_free(&ds);
 }
 
+/* Every S row matches exactly one R row: the joins write such outputs
+ * without compaction, one side at a time, reusing their buffers as output
+ * columns (operators/join_api.cu write_dense: S's sorted keys, GFTR's S
+ * columns, first[] as the first 4-byte R column, GFUR's S row ids as the
+ * first 4-byte S column). R keys a permutation of 0..nr-1 (structured:
+ * TPC-H's sparse order keys, which PHJ partitions hashed, so the output
+ * keys are unhashed in place), plus off; S keys drawn from R's. Shapes:
+ * one row; 4- and 8-byte keys; 2+2, 8+8 mixed, 0+0, 0+3 8-byte and 1 8-byte
+ * + 1 4-byte columns (no in-place R column); R larger than S; 2^20 rows. */
+static void all_match_case(uint64_t nr, uint64_t ns, int kw, int npr, int nps, const int *pwr,
+                           const int *pws, int structured, uint64_t off)
+{
+    gj_dtable hr, hs;
+    host_table(&hr, nr, kw, npr, pwr);
+    host_table(&hs, ns, kw, nps, pws);
+    uint64_t *keys = xmalloc(nr * sizeof *keys);
+    for (uint64_t i = 0; i < nr; i++) {
+        const uint64_t o = (i * 7919) % nr; /* a permutation: 7919 is a prime no nr below has */
+        keys[i] = (structured ? (o / 8) * 32 + o % 8 : o) + off;
+        hset(&hr.key, i, keys[i]);
+    }
+    for (uint64_t i = 0; i < ns; i++) hset(&hs.key, i, keys[rnd() % nr]);
+    free(keys);
+    check_all(&hr, &hs, ns);
+    gj_htable_free(&hr);
+    gj_htable_free(&hs);
+}
+
+static void test_gpu_every_row_matches(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 51;
+    static const int W8_4[2] = {8, 4};
+    all_match_case(1, 1, 4, 2, 2, W4, W4, 0, 5);
+    all_match_case(3001, 6007, 4, 2, 2, W4, W4, 0, 0);
+    all_match_case(3001, 6007, 8, 8, 8, WMIX, WMIX, 0, 0xFFFFFFFF00000000ULL);
+    all_match_case(3001, 6007, 4, 0, 0, W4, W4, 0, 0);
+    all_match_case(3001, 6007, 8, 0, 3, W8, W8, 0, 1ULL << 40);
+    all_match_case(5003, 9001, 4, 2, 1, W8_4, W4, 0, 0);
+    all_match_case(70001, 5000, 4, 2, 2, W4, W4, 0, 0);
+    all_match_case(200000, 600000, 4, 2, 1, W4, W4, 1, 1);
+    all_match_case(1ULL << 20, 1ULL << 20, 4, 2, 2, W4, W4, 0, 0);
+}
+
 /* SMJ's MSD sort (operators/join_api.cu msd_sort) on keys of 20 bits, as
  * check_all forces it (GJ_JOIN_MSD=force: these sizes are below its
  * default threshold): the block sort of every partition (2048 rows on
@@ -595,6 +641,7 @@ int main(void)
         cmocka_unit_test(test_gpu_many_to_many),
         cmocka_unit_test(test_gpu_wide_keys_and_payloads),
         cmocka_unit_test(test_gpu_match_ratio_zero),
+        cmocka_unit_test(test_gpu_every_row_matches),
         cmocka_unit_test(test_gpu_small_build_side),
         cmocka_unit_test(test_gpu_partition),
     };

@@ -1,0 +1,10 @@
+set -u
+D=build/dn; export LD_LIBRARY_PATH=$D
+nvidia-smi --query-gpu=name,uuid --format=csv,noheader; date -u +%FT%TZ
+export JOIN_BENCH_IMPLS=PHJ-UR,SMJ-UR,NPHJ
+for cfg in off:s256 split:s256 split:s512 split:c512 split:v8 fused:s256 fused:c512 fused:v8 off:s256; do
+  m=${cfg%%:*}; sh=${cfg##*:}
+  echo "=== GJ_JOIN_DENSE=$m GJ_DENSE_SHAPE=$sh"
+  GJ_JOIN_DENSE=$m GJ_DENSE_SHAPE=$sh timeout 120 $D/join_bench 5 W1 W3 2>&1 | grep -E "^W[0-9] +[A-Z]" | awk '{print $1,$2,$5,$6,$10}'
+done
+date -u +%FT%TZ
