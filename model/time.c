@@ -412,6 +412,10 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     /* GFTR transforms (key, first payload group) pairs; GFUR (key, 4-byte id). */
     const int rv = tr && pr ? gftr_group_bytes(pr, pb, 0) : 4, sv = tr && ps ? gftr_group_bytes(ps, pb, 0) : 4;
     const int bits = partition_bits(R), kbits = join_key_bits(w);
+    /* every S row matches exactly one R row (primary-foreign-key at match
+     * ratio 1): the operators write the output without compaction
+     * (operators/join_api.cu write_dense) */
+    const int dense = !w->out_rows && M >= S;
     /* rows of the most frequent key: S's Zipf rank 1, else even shares */
     const double dom = w->out_rows ? fmax(1, floor(R * S / M)) : R;
     const double hot_r = fmax(1, R / dom);
@@ -513,7 +517,22 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
                 extra_temp = fmax(extra_temp, 2 * n * (kb + vb));
             }
         }
-        if (pr + ps) gather_clustered(a, "clustered gathers", M * (pr + ps), pb);
+        if (dense) {
+            /* R's columns through first[] (read once); S's transformed
+             * columns are output columns, a packed pair unpacked (8 bytes
+             * read, 8 written), S's sorted keys the output keys; a PHJ
+             * without partitions copies S's key and columns */
+            double s_bytes = 0;
+            if (impl == GJ_IMPL_PHJ_TR && bits == 0) s_bytes = M * 2.0 * (kb + ps * pb);
+            else
+                for (int i = 0, vb; (vb = gftr_group_bytes(ps, pb, i)) > 0; i++)
+                    if (pb == 4 && vb == 8) s_bytes += M * 16.0;
+            if (pr) seq(a, "R columns through first[]", M * (4.0 + 2.0 * pr * pb));
+            if (s_bytes) seq(a, "S columns unpacked or copied", s_bytes);
+            a->kernels += 2;
+        } else if (pr + ps) {
+            gather_clustered(a, "clustered gathers", M * (pr + ps), pb);
+        }
         temp += extra_temp;
     } else {
         /* GFUR: ids from transformed (PHJ-UR, SMJ-UR) or, for NPHJ and a

@@ -7,6 +7,8 @@
  * its exact size) a WRITE pass that finds the same matches again and writes
  * the output key and every payload column straight away (materialisation
  * fused into the probe: no intermediate (r, s) pair list is written or read).
+ * When every S row matched exactly one R row, the COUNT pass's first[] says
+ * everything and dense_write_kernel writes the output instead.
  */
 #ifndef GJ_OPERATORS_JOIN_KERNELS_CUH
 #define GJ_OPERATORS_JOIN_KERNELS_CUH
