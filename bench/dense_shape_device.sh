@@ -1,3 +1,9 @@
+#!/usr/bin/env bash
+# The dense WRITE's launch shapes (bench/RESULTS.md, Joins, session 8):
+# GFUR and NPHJ materialize on W1 and W3 under GJ_JOIN_DENSE x
+# GJ_DENSE_SHAPE (s256, s512, c512, v8). GJ_DENSE_SHAPE was taken out once
+# 512 x 2 was chosen (operators/join_api.cu DensePolicy): rerunning this
+# needs it back. carry ["build/dn"].
 set -u
 D=build/dn; export LD_LIBRARY_PATH=$D
 nvidia-smi --query-gpu=name,uuid --format=csv,noheader; date -u +%FT%TZ
