@@ -401,6 +401,156 @@ static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb,
     else if (bits > 0) partition(a, what, n, kb, vb, bits, 0);
 }
 
+/* ---- a join's device memory: the operators' allocations replayed -------- */
+
+/* Bytes held and the most held, as operators/join_api.cu's Mem counts them
+ * (its allocations, the output included, the inputs not); tmp: CUB's
+ * scratch, kept between sorts and grown by a free and an allocation. */
+typedef struct {
+    double now, peak, tmp;
+} memsim;
+
+static void ms_alloc(memsim *m, double b)
+{
+    m->now += b;
+    if (m->now > m->peak) m->peak = m->now;
+}
+static void ms_free(memsim *m, double b) { m->now -= b; }
+/* a transient allocation: held, then released */
+static void ms_touch(memsim *m, double b)
+{
+    ms_alloc(m, b);
+    ms_free(m, b);
+}
+static void ms_tmp(memsim *m, double need)
+{
+    if (need <= m->tmp) return;
+    ms_free(m, m->tmp);
+    ms_alloc(m, need);
+    m->tmp = need;
+}
+/* CUB's radix sort of n (key, value) pairs into separate outputs: its
+ * scratch holds a second copy of both */
+static void ms_cub_sort(memsim *m, double n, int kb, int vb) { ms_tmp(m, n * (kb + vb)); }
+/* the own partition's per-tile histograms (768 x 10 tiles: 1 KB each) */
+static double part_hist(double n) { return ceil(n / 7680) * 1024; }
+
+/* One GFTR group of n rows moved with the key (transform_cols): its column,
+ * then the sort's scratch, as gftr_group chooses the sort. */
+static void ms_group(memsim *m, gj_impl impl, double n, int kb, int pb, int vb, int bits, int kbits, double hot)
+{
+    const int pair = pb == 4 && vb == 8;
+    const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
+    const int t = impl == GJ_IMPL_SMJ_TR ? msd_bits(n, vb, kbits, hot) : 0;
+    ms_alloc(m, n * vb);
+    if (t) { /* the MSD sort releases CUB's scratch first; its output is the partition's scratch */
+        ms_free(m, m->tmp);
+        m->tmp = 0;
+        ms_touch(m, n * (kb + 8) + part_hist(n));
+    } else if (pair && b >= 1 && b <= GJ_PART_MAX_BITS) {
+        ms_touch(m, (b > 8 ? n * (kb + 8) : 0) + part_hist(n));
+    } else {
+        if (pair) ms_alloc(m, n * 8); /* the packed copy */
+        ms_cub_sort(m, n, kb, vb);
+        if (pair) ms_free(m, n * 8);
+    }
+}
+
+/* transform_side: the keys, then GFTR's first group or GFUR's row ids
+ * (sorted from an iota by CUB). Returns the bytes the side keeps beside
+ * its keys. */
+static double ms_side(memsim *m, gj_impl impl, int tr, double n, int kb, int pb, int p, int bits, int kbits,
+                      double hot)
+{
+    ms_alloc(m, n * kb);
+    if (tr && p) {
+        const int vb = gftr_group_bytes(p, pb, 0);
+        ms_group(m, impl, n, kb, pb, vb, bits, kbits, hot);
+        return n * vb;
+    }
+    ms_alloc(m, n * 8); /* iota, ids */
+    ms_cub_sort(m, n, kb, 4);
+    ms_free(m, n * (tr ? 8 : 4));
+    return tr ? 0 : n * 4;
+}
+
+/* GFTR's remaining groups of a side (transform_rest); returns their bytes */
+static double ms_rest(memsim *m, gj_impl impl, double n, int kb, int pb, int p, int bits, int kbits, double hot)
+{
+    double held = 0;
+    for (int i = 1, vb; (vb = gftr_group_bytes(p, pb, i)) > 0; i++) {
+        ms_group(m, impl, n, kb, pb, vb, bits, kbits, hot);
+        held += n * vb;
+    }
+    return held;
+}
+
+/* Peak device bytes of a join (the operator's own, output included), as
+ * operators/join_api.cu allocates: the transformed sides (each side's sort
+ * or partition with its scratch beside the other side's result), first[]
+ * and the match's small arrays, then either the dense write (every S row
+ * matched once: buffers become output columns, a side at a time) or the
+ * output allocated beside what the WRITE still reads. NPHJ: its table. */
+static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, double M, int bits, int kbits,
+                        double hot_r, double hot_s, int dense)
+{
+    const int kb = w->key_bytes, pb = w->payload_bytes, pr = w->r_payloads, ps = w->s_payloads;
+    const int tr = impl == GJ_IMPL_PHJ_TR || impl == GJ_IMPL_SMJ_TR, multi = w->out_rows != 0;
+    const int r_in_place = pr > 0 && pb == 4; /* first[] becomes R's first column */
+    const double out = M * (kb + (pr + ps) * pb);
+    memsim m = {0, 0, 0};
+    double r_keep = 0, table = 0;
+    int s_owned = 1; /* S transformed: its keys (and GFTR's columns) become output columns */
+    if (impl == GJ_IMPL_NPHJ) {
+        table = pow2_at_least(fmax(2, 2 * R)) * (kb + 4);
+        ms_alloc(&m, table);
+        s_owned = 0;
+    } else if ((impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) && bits == 0) {
+        s_owned = 0; /* one partition: neither side is transformed */
+    } else {
+        const int b = impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR ? kbits : bits;
+        r_keep = R * kb + ms_side(&m, impl, tr, R, kb, pb, pr, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_r : 1);
+        ms_side(&m, impl, tr, S, kb, pb, ps, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_s : 1);
+        ms_free(&m, m.tmp);
+        m.tmp = 0;
+    }
+    ms_alloc(&m, S * 4); /* first[] */
+    if (!multi) { /* no second probe: R's keys, NPHJ's table go */
+        ms_free(&m, table);
+        table = 0;
+    }
+    const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
+    if (dense) {
+        if (tr && s_owned) r_keep += ms_rest(&m, impl, R, kb, pb, pr, b, kbits, hot_r);
+        if (s_owned) {
+            ms_free(&m, R * kb);
+            r_keep -= R * kb;
+        }
+        ms_alloc(&m, M * pb * (pr - r_in_place));
+        if (s_owned) { /* a side at a time */
+            if (!r_in_place) ms_free(&m, S * 4);
+            ms_free(&m, r_keep);
+            if (tr) ms_rest(&m, impl, S, kb, pb, ps, b, kbits, hot_s);
+            double s_new = 0; /* GFTR: packed pairs unpacked, single columns handed over; GFUR: ids in place */
+            if (tr)
+                for (int i = 0, vb; (vb = gftr_group_bytes(ps, pb, i)) > 0; i++) s_new += pb == 4 && vb == 8 ? M * 8 : 0;
+            else
+                s_new = M * pb * (ps - (ps > 0 && pb == 4));
+            ms_alloc(&m, s_new);
+        } else {
+            ms_alloc(&m, M * (kb + ps * pb));
+        }
+        return m.peak;
+    }
+    if (tr && s_owned) {
+        ms_rest(&m, impl, R, kb, pb, pr, b, kbits, hot_r);
+        ms_rest(&m, impl, S, kb, pb, ps, b, kbits, hot_s);
+    }
+    if (!multi && s_owned) ms_free(&m, R * kb);
+    ms_alloc(&m, out);
+    return m.peak;
+}
+
 static void join_model(gj_impl impl, const gj_workload *w, acc *a)
 {
     const gj_hw *hw = a->hw;
@@ -420,7 +570,6 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     const double dom = w->out_rows ? fmax(1, floor(R * S / M)) : R;
     const double hot_r = fmax(1, R / dom);
     const double hot_s = w->zipf > 0 ? S / gj_harmonic(R, w->zipf) : fmax(1, S / dom);
-    double temp = 0;
 
     begin(a, "transform");
     if ((impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) && bits > 0) {
@@ -428,7 +577,6 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         else partition(a, "partition R (key, row id)", R, kb, 4, bits, 0);
         if (tr && ps) gftr_group(a, "partition S (key, first column)", impl, S, kb, pb, sv, bits, kbits, 1);
         else partition(a, "partition S (key, row id)", S, kb, 4, bits, 0);
-        temp = 2 * (R * (kb + rv) + S * (kb + sv));
     } else if (impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR) {
         /* the smallest and largest key first: the bits to sort */
         seq(a, "min and max of the keys", (R + S) * kb);
@@ -437,7 +585,6 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         else sort_bits(a, "sort R (key, row id)", R, kb, 4, kbits);
         if (tr && ps) gftr_group(a, "sort S (key, first column)", impl, S, kb, pb, sv, bits, kbits, hot_s);
         else sort_bits(a, "sort S (key, row id)", S, kb, 4, kbits);
-        temp = 2 * (R * (kb + rv) + S * (kb + sv));
     }
 
     begin(a, "match");
@@ -468,7 +615,6 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
          * reads it back with the matched keys */
         seq(a, "first-match ids (write, read), matched keys", S * 8.0 + M * kb);
         seq(a, "write matches (key, id R, id S)", M * (kb + 8));
-        temp = table + M * 8;
         a->kernels += 3;
         a->allocs += 2;
     } else {
@@ -496,7 +642,6 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
             term(a, GJ_TERM_FIXED, "work items (table per chunk pair, two passes)",
                  items * 2 * hw->launch_us * 1e-6 / fmax(2 * hw->sm_count, 1), 0);
         }
-        temp += M * 8;
         a->kernels += 3;
         a->allocs += 2;
     }
@@ -506,7 +651,6 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         /* GFTR: transform the remaining column groups with the key, then
          * gather with clustered positions (Sec. 4.1.2; the paper moves one
          * column at a time, the code two 4-byte columns at once). */
-        double extra_temp = 0;
         for (int side = 0; side < 2; side++) {
             const double n = side ? S : R;
             const int p = side ? ps : pr;
@@ -514,7 +658,6 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
                 gftr_group(a, impl == GJ_IMPL_SMJ_TR ? "sort payload columns with the key"
                                                      : "partition payload columns with the key",
                            impl, n, kb, pb, vb, bits, kbits, side ? hot_s : hot_r);
-                extra_temp = fmax(extra_temp, 2 * n * (kb + vb));
             }
         }
         if (dense) {
@@ -533,7 +676,6 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         } else if (pr + ps) {
             gather_clustered(a, "clustered gathers", M * (pr + ps), pb);
         }
-        temp += extra_temp;
     } else {
         /* GFUR: ids from transformed (PHJ-UR, SMJ-UR) or, for NPHJ and a
          * PHJ without partitions (R in one table: neither side is
@@ -548,7 +690,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         }
     }
     overheads(a);
-    finish(a, in + out, in + out + temp);
+    finish(a, in + out, in + join_peak(impl, w, R, S, M, bits, kbits, hot_r, hot_s, dense));
 }
 
 /* ---- group-bys (T-GB-*) -------------------------------------------------- */

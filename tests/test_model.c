@@ -197,6 +197,46 @@ static void test_estimates_consistent(void **state)
     gj_profile_free(p);
 }
 
+/* The joins' peak device memory, replayed from the operators' allocations
+ * (model/time.c join_peak), against what the operators measured on an H200
+ * (bench/RESULTS.md, Joins, session 8: join_bench's peak, the operator's
+ * own allocations with the output, inputs excluded), within 1%. The rows:
+ * W1 .. W5 of issue 4; the columns: PHJ-UR, PHJ-TR, SMJ-UR, SMJ-TR, NPHJ. */
+static void test_join_peak_memory(void **state)
+{
+    (void)state;
+    static const double measured_gb[5][5] = {
+        {3.774, 4.850, 3.774, 4.851, 2.685}, /* W1: 2^27 x 2^27, 2+2, match 1   */
+        {3.774, 4.850, 3.774, 4.851, 2.685}, /* W2: match 0.25                 */
+        {3.237, 4.044, 3.237, 4.045, 2.685}, /* W3: 2^26 x 2^27                */
+        {3.774, 4.850, 3.774, 5.929, 2.685}, /* W4: Zipf 1 (SMJ-TR: CUB's sort) */
+        {2.954, 4.579, 2.954, 4.041, 2.953}, /* W5: 2^26 x 2^26, 8-byte        */
+    };
+    static const gj_impl impls[5] = {GJ_IMPL_PHJ_UR, GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_UR, GJ_IMPL_SMJ_TR,
+                                     GJ_IMPL_NPHJ};
+    gj_profile *p = a100();
+    for (int wi = 0; wi < 5; wi++) {
+        gj_workload w;
+        gj_workload_default(&w, GJ_OP_JOIN);
+        w.r_rows = wi == 2 || wi == 4 ? 1ULL << 26 : 1ULL << 27;
+        w.s_rows = wi == 4 ? 1ULL << 26 : 1ULL << 27;
+        w.match_ratio = wi == 1 ? 0.25 : 1;
+        w.zipf = wi == 3 ? 1 : 0;
+        w.key_bytes = w.payload_bytes = wi == 4 ? 8 : 4;
+        const double in = (double)w.r_rows * (w.key_bytes + w.r_payloads * w.payload_bytes) +
+                          (double)w.s_rows * (w.key_bytes + w.s_payloads * w.payload_bytes);
+        for (int i = 0; i < 5; i++) {
+            gj_estimate e;
+            assert_int_equal(gj_model_estimate(impls[i], &w, gj_profile_hw(p), &e, NULL), GJ_OK);
+            const double got = (e.peak_bytes - in) / 1e9, want = measured_gb[wi][i];
+            if (fabs(got / want - 1) > 0.01)
+                fail_msg("W%d %s: peak %.3f GB predicted, %.3f measured", wi + 1, gj_impl_name(impls[i]), got,
+                         want);
+        }
+    }
+    gj_profile_free(p);
+}
+
 /* Materialization grows with the match ratio; GFUR faster than GFTR when
  * nothing matches, slower when everything does (Sec. 5.1.6). */
 static void test_join_match_ratio_trend(void **state)
@@ -483,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_hgb_onepass_load),
         cmocka_unit_test(test_statistics_helpers),
         cmocka_unit_test(test_workload_validation),
+        cmocka_unit_test(test_join_peak_memory),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
