@@ -78,6 +78,15 @@ static const char DEFAULT_GRID[] =
     "\"values\":[1048576,4194304,16777216,67108864]},"
     "{\"name\":\"join-tiny-r\",\"base\":{" JOIN(64, 4194304, 4) "},\"param\":\"r_rows\","
     "\"values\":[64,4096,65536]},"
+    /* mid-size joins, as TPC-H's Q3 and Q5 at SF 10 (10^5-10^6 build rows
+     * against 8x as many probe rows) and Q18's large build side against a
+     * few thousand probe rows: 0.1-0.3 ms runs, where PHJ's launches and
+     * read-backs outweigh its bytes (H200, 2026-11-23: PHJ-TR 0.208 ms
+     * measured, 0.083 predicted, at 300270 x 2275919) */
+    "{\"name\":\"join-mid\",\"base\":{" JOIN(262144, 2097152, 4) "},\"param\":\"match_ratio\","
+    "\"values\":[0.05,0.2,0.5,1.0]},"
+    "{\"name\":\"join-small-probe\",\"base\":{" JOIN(1048576, 4096, 4) "},\"param\":\"s_rows\","
+    "\"values\":[4096,65536,1048576]},"
     "{\"name\":\"join-payloads-8b\",\"base\":{" JOIN(16777216, 16777216, 8) "},\"param\":\"payloads\","
     "\"values\":[0,1,2,4]},"
     "{\"name\":\"join-zipf-s4r\",\"base\":{" JOIN(8388608, 33554432, 4) "},\"param\":\"zipf\","
