@@ -404,8 +404,9 @@ static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb,
 /* ---- a join's device memory: the operators' allocations replayed -------- */
 
 /* Bytes held and the most held, as operators/join_api.cu's Mem counts them
- * (its allocations, the output included, the inputs not); tmp: CUB's
- * scratch, kept between sorts and grown by a free and an allocation. */
+ * (its allocations, the output included, the inputs not; the group-bys'
+ * likewise, groupby_peak); tmp: CUB's scratch, kept between the joins'
+ * sorts and grown by a free and an allocation. */
 typedef struct {
     double now, peak, tmp;
 } memsim;
@@ -752,6 +753,196 @@ static double probe_longest(double alpha)
     return ys[n - 1];
 }
 
+/* ---- a group-by's device memory: the operators' allocations replayed ---- */
+
+/* What the model planned that the allocations depend on (groupby_model
+ * fills it as the operators decide): HGB's path, PGB's partitions and
+ * chunk kernel. */
+typedef struct {
+    int onepass;  /* HGB: k_hgb_onepass, else Algorithm 1                    */
+    int range;    /* HGB: the keys' range sampled first (dense or not)       */
+    int bits;     /* PGB: partition bits                                     */
+    double ts;    /* PGB: k_pgb_many's table slots; 0: k_pgb_chunk           */
+    double smem;  /* PGB: a k_pgb_many table's bytes                         */
+    double items; /* PGB: work items (pieces of partitions)                  */
+    int merged;   /* PGB: cut partitions merge their pieces (k_pgb_merge)    */
+} gb_plan;
+
+static double round256(double b) { return ceil(b / 256) * 256; }
+
+/* Scratch of CUB's radix sort of n (key, value) pairs of kb, vb bytes on
+ * `bits` key bits into separate outputs (operators/groupby_sort.cu
+ * sort_pairs), as CUB's onesweep dispatch sizes it on the H200 (sm_90,
+ * 4-byte offsets): per portion of at most 2^28 - 1 rows and pass, 256
+ * bins of 4 bytes; 256 look-back counters of 4 bytes per tile of a portion
+ * (384 threads of 23 items for (4, 4)-byte pairs, 15 where one side has 8
+ * bytes, 12 for (8, 8)); with more than one 8-bit pass, a second copy of
+ * the keys and the values; each piece 256-aligned, plus 255. One tile's
+ * worth or less (256 threads of 19 items, 9 for 8-byte keys or values) is
+ * sorted by one block and asks 1 byte. Matches every SGB peak measured on
+ * the H200 to the byte (bench/gb_peak_h200.csv). */
+static double gb_sort_scratch(double n, int kb, int vb, int bits)
+{
+    const int dom = kb > vb ? kb : vb;
+    if (n <= 256 * (dom > 4 ? 9 : 19)) return 1;
+    const double tile = 384 * (kb == 4 ? (vb < 8 ? 23 : 15) : (vb < 8 ? 15 : 12));
+    const double portion = floor((ldexp(1, 28) - 1) / tile) * tile;
+    const double portions = ceil(n / portion), passes = ceil(bits / 8.0);
+    return round256(portions * passes * 256 * 4) + ceil(fmin(n, portion) / tile) * 256 * 4 +
+           (passes > 1 ? round256(n * kb) + round256(n * vb) : 0) + round256(portions * passes * 4) + 255;
+}
+
+/* What PGB's partition of n (key, value of vb bytes) rows on `bits` bits
+ * holds besides its output (operators/groupby_api.cu pgb_part_tmp, noted
+ * into the arena: the own partition's second buffer for two passes and its
+ * per-tile histograms). */
+static double pgb_part_scratch(double n, int kb, int vb, int bits)
+{
+    return (bits > 8 ? n * (kb + vb) : 0) + floor(n / 4) + 1024;
+}
+
+/* Peak device bytes of a group-by (the operator's own, the output
+ * included, the inputs not), as operators/groupby_api.cu and
+ * groupby_sort.cu allocate, every temporary held until its free:
+ *   HGB one pass (hgb_onepass): a global table of 2 x 65536 slots (keys,
+ *     ids), its counter, the 16-byte range of the keys when it is sampled,
+ *     and the output of 65536 rows (alloc_out);
+ *   HGB Algorithm 1 (run_hgb): every row's group id (4 bytes whatever its
+ *     width) and a counter, stage 1's table of 2^ceil(log2 2g) slots (at
+ *     least 1024) beside the output keys (cap / 2 rows), then the output's
+ *     aggregates of g rows;
+ *   HASH-GLOBAL (run_hash_global): a table of 2^ceil(log2 2N) slots, the
+ *     sparse accumulators of N rows each, the extracted keys and positions
+ *     (N rows), then the output;
+ *   SGB-* (run_sgb): the sorted keys, head flags and group ids (N rows
+ *     each) with the sort's value column (UR: an iota and the row ids; TR:
+ *     the first payload column) and CUB's scratch (gb_sort_scratch); then
+ *     the output; DE-TR the codes; TR and DE-TR a junk key output and every
+ *     further payload column sorted beside the ones before (DE-TR on the
+ *     codes' ceil(log2 g) bits); count-distinct and median their two sorts
+ *     of five more columns (sorted_special);
+ *   PGB-* (run_pgb, pgb_partition, pgb_chunks): partition starts and the
+ *     hashed keys, then per partition pass its value column (row ids, or a
+ *     packed pair or one payload column) and the partition's scratch
+ *     (pgb_part_scratch); the work items' arrays, the output of
+ *     min(cap / 2, N) rows, a global table of cap = 2^ceil(log2 2g) slots
+ *     (at least 2048) and, for merged cut partitions, every piece's table.
+ * The hash-based ones' sorted output (sort_output): row ids, the
+ * permutation, the sorted keys and CUB's scratch, then each aggregate
+ * column permuted into a new one. The output's key and aggregate columns
+ * are cudaMallocAsync'd outside the operators' arena (only the AVGs'
+ * hidden count is in it), so gj_timing.peak_bytes leaves them out; they
+ * are device memory all the same, and counted here. CUB's scans (group
+ * ids, PGB's work items) hold a few bytes a tile: left out. Assumes the
+ * hint (w->groups) is right: no HGB or PGB round is repeated. */
+static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl)
+{
+    const double n = (double)w->rows, g = fmax(1, fmin((double)w->groups, n));
+    const int kb = w->key_bytes, pb = w->payload_bytes;
+    /* the spec (build_spec): an accumulator per aggregate but count-distinct
+     * and median (MIN/MAX at the payload width, the others 8 bytes), plus
+     * the hidden 8-byte count of the AVGs; cols: those reading a column */
+    double accb = 0, outb = 0; /* a group's accumulators; an output row's aggregates */
+    int cols = 0, special = 0, any_avg = 0;
+    for (int i = 0; i < w->n_aggs; i++) {
+        const gj_agg a = w->aggs[i];
+        const int width = a == GJ_AGG_MIN || a == GJ_AGG_MAX ? pb : 8;
+        outb += width;
+        if (a == GJ_AGG_COUNT_DISTINCT || a == GJ_AGG_MEDIAN) {
+            special++;
+            continue;
+        }
+        accb += width;
+        cols += a != GJ_AGG_COUNT;
+        any_avg |= a == GJ_AGG_AVG;
+    }
+    const double hid = any_avg ? 8 : 0;
+    memsim m = {0, 0, 0};
+    double key_rows = 0, agg_rows = 0; /* the output's capacity: keys, aggregates */
+
+    if (impl == GJ_IMPL_HGB && pl->onepass) {
+        const double lg = fmin(65536, n); /* the output's rows: the global table's limit */
+        const double held = (pl->range ? 16 : 0) + pow2_at_least(2 * fmax(lg, 512)) * (kb + 4) + 8;
+        ms_alloc(&m, held);
+        ms_alloc(&m, lg * (kb + outb + hid));
+        ms_free(&m, held);
+        key_rows = agg_rows = lg;
+    } else if (impl == GJ_IMPL_HGB) {
+        const double cap = pow2_at_least(2 * fmax(g, 512));
+        const double lim = fmin(cap / 2, g <= 255 ? 256 : g <= 65535 ? 65536 : 4294967280.0);
+        ms_alloc(&m, 8 + n * 4); /* counter, group ids */
+        ms_alloc(&m, cap * (kb + 4));
+        ms_alloc(&m, lim * kb); /* the output keys, written by stage 1 */
+        ms_free(&m, cap * (kb + 4));
+        ms_alloc(&m, g * (kb + outb + hid)); /* alloc_out: its new key column is freed at once */
+        ms_free(&m, g * kb);
+        key_rows = lim;
+        agg_rows = g;
+    } else if (impl == GJ_IMPL_HASH_GLOBAL) {
+        ms_alloc(&m, pow2_at_least(2 * fmax(n, 512)) * (kb + 4) + 8 + n * (accb + hid));
+        ms_alloc(&m, n * (kb + 4)); /* the groups' keys and positions, extracted */
+        ms_alloc(&m, g * (kb + outb + hid));
+        key_rows = agg_rows = g;
+    } else if (impl == GJ_IMPL_SGB_UR || impl == GJ_IMPL_SGB_TR || impl == GJ_IMPL_SGB_DE_TR) {
+        const int tr = impl != GJ_IMPL_SGB_UR && cols > 0, de = impl == GJ_IMPL_SGB_DE_TR;
+        int bits = 1; /* the codes' bits */
+        while (bits < 32 && ldexp(1, bits) < g) bits++;
+        ms_alloc(&m, n * (kb + 8)); /* sorted keys, head flags, group ids */
+        if (tr) {
+            ms_alloc(&m, n * pb);
+            ms_touch(&m, gb_sort_scratch(n, kb, pb, 8 * kb));
+        } else {
+            ms_alloc(&m, n * 8); /* iota, row ids */
+            ms_touch(&m, gb_sort_scratch(n, kb, 4, 8 * kb));
+            ms_free(&m, n * 4);
+        }
+        ms_alloc(&m, g * (kb + outb + hid) + (special ? g * 4 : 0)); /* the output, group starts */
+        if (de) ms_alloc(&m, n * 4); /* codes */
+        if (impl != GJ_IMPL_SGB_UR) {
+            ms_alloc(&m, n * kb); /* the sorts' junk key output */
+            for (int c = 1; c < cols; c++) {
+                ms_alloc(&m, n * pb);
+                ms_touch(&m, de ? gb_sort_scratch(n, 4, pb, bits) : gb_sort_scratch(n, kb, pb, 8 * kb));
+            }
+        }
+        /* sorted_special: five columns, sorted by value, then stably by key or code */
+        const int kw = de ? 4 : kb, eb = de ? bits : 8 * kb;
+        const double sorts = fmax(gb_sort_scratch(n, pb, kw, 8 * pb), gb_sort_scratch(n, kw, pb, eb));
+        for (int i = 0; i < special; i++) ms_touch(&m, n * (3 * pb + 2 * kw) + sorts);
+    } else { /* PGB-UR, PGB-TR */
+        const double parts = ldexp(1, pl->bits), hint = fmin((double)w->groups, n);
+        ms_alloc(&m, (parts + 1) * 4 + n * kb); /* partition starts, hashed keys */
+        if (pl->bits && (impl == GJ_IMPL_PGB_UR || !cols)) {
+            ms_alloc(&m, n * 4); /* row ids */
+            ms_touch(&m, pgb_part_scratch(n, kb, 4, pl->bits));
+        } else if (pl->bits) { /* two 4-byte columns packed into one pass, else one a pass */
+            for (int c = 0; c < cols; c += pb == 4 ? 2 : 1) {
+                const int vb = pb == 4 && c + 1 < cols ? 8 : pb;
+                ms_alloc(&m, n * vb);
+                ms_touch(&m, pgb_part_scratch(n, kb, vb, pl->bits));
+            }
+        }
+        ms_alloc(&m, parts * 4 + 16 + (pl->ts > 0 ? parts * 8 : 0)); /* pieces, counters, cut partitions */
+        const double cap = fmin(pow2_at_least(2 * fmax(hint, 1024)), pow2_at_least(2 * fmax(n, 512)));
+        key_rows = agg_rows = fmin(cap / 2, n);
+        ms_alloc(&m, key_rows * (kb + outb + hid));
+        ms_alloc(&m, cap * (kb + 4));
+        if (pl->merged) ms_alloc(&m, pl->items * (pl->smem + 4)); /* the pieces' tables, their flags */
+        ms_free(&m, cap * (kb + 4));
+    }
+    if (w->sorted_output && !gj_impl_sorts_output(impl) && g >= 2) {
+        ms_alloc(&m, g * (8 + kb)); /* row ids, permutation, sorted keys */
+        ms_touch(&m, gb_sort_scratch(g, kb, 4, 8 * kb));
+        ms_free(&m, key_rows * kb);
+        for (int i = 0; i < w->n_aggs; i++) { /* each column permuted into a new one */
+            const int width = w->aggs[i] == GJ_AGG_MIN || w->aggs[i] == GJ_AGG_MAX ? pb : 8;
+            ms_alloc(&m, g * width);
+            ms_free(&m, agg_rows * width);
+        }
+    }
+    return m.peak;
+}
+
 static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
 {
     const gj_hw *hw = a->hw;
@@ -775,7 +966,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
      * (sum, count, avg) is two 32-bit adds, the second only on a carry
      * (operators/groupby_kernels.cuh add64_shared). */
     const double accb = slot + 8.0 * any_avg;
-    double temp = 0;
+    gb_plan plan = {0, 0, 0, 0, 0, 0, 0};
 
     /* HGB one pass (T-GB-HGB-1P; operators/groupby_api.cu hgb_onepass):
      * R copies of every aggregate slot for few groups (R g <= 1024); a
@@ -804,6 +995,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
      * probing, in one pass */
     const int dense = !onepass_bps && ts1 > 0 && g <= ts1;
     if (dense) onepass_bps = 1;
+    plan.range = dense;
     /* up to 2^GJ_HGB_MAX_PBITS tables' worth of groups: a pass over the
      * input per table's worth */
     int pbits = 0;
@@ -811,6 +1003,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         while (g > ts1 / 2 * (1 << pbits)) pbits++;
         onepass_bps = 1;
     }
+    plan.onepass = onepass_bps > 0;
     if (impl == GJ_IMPL_HGB && onepass_bps) {
         const double passes = 1 << pbits;
         double blocks = hw->sm_count * onepass_bps;
@@ -841,7 +1034,6 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         counter(a, "output slots of new groups from one counter", g);
         atomics_global(a, "merge block aggregates", blocks * gm * nacc, g, g * accb);
         seq(a, "clear the global table, write groups", 2 * 65536.0 * (kb + 4) + out);
-        temp = 2 * 65536.0 * (kb + 4);
         a->kernels += 3 + passes;
         a->allocs += 3 + nacc;
         begin(a, "aggregate");
@@ -863,14 +1055,12 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         seq(a, "read keys and payload columns", N * (kb + P * pb));
         term(a, GJ_TERM_HASH, "hash-table insert-or-find", N / (rate * GB), 0);
         atomics_zipf(a, "global atomics into sparse arrays", N, nacc, g, 32 * g, z, spread);
-        temp = table + N * accb;
         a->kernels += 3 + nacc;
         a->allocs += 3 + nacc;
         begin(a, "aggregate");
         seq(a, "scan the table for groups", pow2_at_least(2 * fmax(N, 512)) * 4.0 + g * (kb + 4.0));
         counter(a, "compact the groups through one counter", g);
         gather(a, "gather aggregates", g * nacc, 8, N, 32, 0);
-        temp += N * (kb + 4.0);
         a->kernels += 2;
     } else if (impl == GJ_IMPL_HGB) {
         /* Algorithm 1 (operators/groupby_api.cu run_hgb). Stage 1 (group):
@@ -892,7 +1082,6 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         if (cached > 0)
             term(a, GJ_TERM_HASH, "block cache lookups", N * cached / (atom_shared(hw, fmin(g, 2048)) * GB), 0);
         counter(a, "dense group ids from one counter", g);
-        temp = table + N * gw;
         a->kernels += 1;
         a->allocs += 3;
         /* Stage 2 (aggregate): read the group ids and payloads in row order
@@ -918,7 +1107,6 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         } else {
             atomics_zipf(a, "global atomics into dense arrays", N, nacc, g, g, z, g * accb);
         }
-        temp += g * accb;
         a->kernels += 2;
         a->allocs += nacc;
     } else if (impl == GJ_IMPL_SGB_UR || impl == GJ_IMPL_SGB_TR || impl == GJ_IMPL_SGB_DE_TR) {
@@ -926,13 +1114,11 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         begin(a, "group");
         sort_full(a, tr ? "sort (key, first column)" : "sort (key, row id)", N, kb, tr && P ? pb : 4);
         seq(a, "find group boundaries", N * kb + g * kb);
-        temp = 2 * N * (kb + pb) + N * 4;
         if (impl == GJ_IMPL_SGB_DE_TR) {
             /* Sec. 4.4: encode every key once (D), whatever the payloads */
             double bm = gj_m44_bm(hw, g, kb) * GB;
             term(a, GJ_TERM_HASH, "dictionary-encode keys (D)", gj_m44_d(N, g, kb, hw->bw_seq * GB, bm),
                  (kb + 4.0) * (N + g) + N * 4);
-            temp += N * 4;
         }
         begin(a, "aggregate");
         if (!tr) {
@@ -1011,11 +1197,9 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         /* the joins' partition hashes the keys as it reads them; without
          * partitions they are hashed first */
         if (bits == 0) seq(a, "hash keys", 2.0 * N * kb);
-        double moved = 0; /* value bytes a row carries through the partition */
         if (bits && !tr) {
             /* the partition makes the row ids in its first pass */
             partition(a, "partition (hash, row id)", N, kb, 4, bits, 1);
-            moved = 4;
         } else if (bits) {
             /* the payload columns travel with the key, two 4-byte columns
              * packed into one 8-byte value as they are read */
@@ -1023,11 +1207,9 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             for (int c = 0; c < jobs; c++)
                 partition(a, "partition (hash, payload pair or 8-byte column)", N, kb, 8, bits, 1);
             if (odd) partition(a, "partition (hash, last 4-byte column)", N, kb, 4, bits, 1);
-            moved = P * (double)pb;
         }
         /* one binary search per partition (bounds_kernel) */
         gather(a, "partition bounds (binary searches)", (parts + 1) * ceil(log2(fmax(N, 2))), kb, N, 32, 0);
-        temp = 2 * N * kb + N * moved + (bits > 8 ? N * (kb + 8.0) : 0);
         begin(a, "aggregate");
         seq(a, many ? "read hashed keys once" : "read hashed keys twice (count, aggregate)", (many ? 1.0 : 2.0) * N * kb);
         if (!tr && bits) {
@@ -1061,6 +1243,11 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * it as a whole partition. */
         const int merged = many && cut && ceil(np / T) <= GJ_PGB_MERGE_MAX;
         const double spilled = merged ? items * fmin(gc, limit) : 0;
+        plan.bits = bits;
+        plan.ts = many ? ts : 0;
+        plan.smem = smem;
+        plan.items = items;
+        plan.merged = merged;
         if (spilled > 0) {
             seq(a, "cut pieces' tables (written, read back)", 2 * items * smem);
             term(a, GJ_TERM_HASH, "merge cut pieces' groups in shared memory",
@@ -1079,7 +1266,6 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         }
         counter(a, "output rows: one counter (per new group, or per whole partition)",
                 (cut && !merged) || !bits ? g : merged ? parts : items);
-        temp += 2 * fmax(g, 1024) * (kb + 4.0) + (spilled > 0 ? items * smem : 0);
         seq(a, "write groups", out);
     }
     if (w->sorted_output && !gj_impl_sorts_output(impl)) {
@@ -1088,7 +1274,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         for (int c = 0; c < A; c++) gather(a, "permute aggregates", g, 8, g, 32, 0);
     }
     overheads(a);
-    finish(a, in + out, in + out + temp);
+    finish(a, in + out, in + groupby_peak(impl, w, &plan));
 }
 
 int gj_model_estimate(gj_impl impl, const gj_workload *w, const gj_hw *hw, gj_estimate *out,
