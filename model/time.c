@@ -120,7 +120,7 @@ typedef struct {
     const gj_fit *fit;   /* NULL: untuned */
     int phase;
     double best_term;
-    int kernels, allocs;
+    int kernels, allocs, syncs;
 } acc;
 
 static void begin(acc *a, const char *name)
@@ -309,15 +309,22 @@ static int partition_bits(double rows)
     return bits;
 }
 
-/* Fixed costs: launches and allocations, added to the last phase. The
- * operators allocate from the device's stream-ordered pool, kept mapped
- * between runs (operators/common.cuh gj_pool_retain, cudaMallocAsync): an
- * allocation is one more stream operation, charged as a launch, not the
- * cudaMalloc + cudaFree pair `malloc_us` measures. */
+/* A read-back the host waits for (the stream drains; the launches after it
+ * start from an idle GPU), in launches: about 15 us on the H200 (PHJ-TR and
+ * NPHJ at 300270 x 2275919 rows, whose bytes take 0.03 ms: 0.208 and 0.095
+ * ms measured, for 3 and 1 read-backs besides their launches;
+ * bench/RESULTS.md, TPC-H, session 8). */
+#define SYNC_LAUNCHES 4
+
+/* Fixed costs: launches, allocations and read-backs, added to the last
+ * phase. The operators allocate from the device's stream-ordered pool,
+ * kept mapped between runs (operators/common.cuh gj_pool_retain,
+ * cudaMallocAsync): an allocation is one more stream operation, charged as
+ * a launch, not the cudaMalloc + cudaFree pair `malloc_us` measures. */
 static void overheads(acc *a)
 {
-    term(a, GJ_TERM_FIXED, "launches and allocations",
-         (a->kernels + a->allocs) * a->hw->launch_us * 1e-6, 0);
+    term(a, GJ_TERM_FIXED, a->syncs ? "launches, allocations and read-backs" : "launches and allocations",
+         (a->kernels + a->allocs + SYNC_LAUNCHES * a->syncs) * a->hw->launch_us * 1e-6, 0);
 }
 
 static void finish(acc *a, double floor_bytes, double peak_bytes)
@@ -552,6 +559,115 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
     return m.peak;
 }
 
+/* ---- a join's host work: launches, allocations, read-backs ------------- */
+
+/* What one side's transform asks of the host (operators/join_api.cu
+ * transform_side, transform_cols): GFTR's groups g0 to g1 - 1 (the first
+ * in the transform phase, the rest in the materialize phase), or GFUR's
+ * row ids (sorted by CUB from an iota, with g0 = 0), each by the own partition (b <= 16 bits:
+ * a histogram, CUB's scan and a scatter a pass, its histograms, the
+ * scratch pair for two passes), SMJ's MSD sort (msd_bits: a sample read
+ * back, the partition, the bounds, the sizes read back, two block sorts) or
+ * CUB's radix sort (a packed copy first for a pair). */
+static void host_side(acc *a, gj_impl impl, double n, int pb, int p, int gftr, int b, int kbits, double hot,
+                      int g0, int g1)
+{
+    if (!gftr || !p) {
+        if (g0 == 0) { /* keys, iota, ids; CUB: histogram, scan, a pass each 8 bits */
+            a->allocs += 3;
+            a->kernels += 1 + 2 + 2 * ((b + 7) / 8);
+        }
+        return;
+    }
+    if (g0 == 0) a->allocs += 1; /* the keys */
+    for (int i = g0, vb; i < g1 && (vb = gftr_group_bytes(p, pb, i)) > 0; i++) {
+        const int pair = pb == 4 && vb == 8, t = impl == GJ_IMPL_SMJ_TR ? msd_bits(n, vb, kbits, hot) : 0;
+        a->allocs += 1; /* the group's column(s) */
+        if (t) {
+            a->allocs += 8;
+            a->kernels += 4 + 2 * 4 + 5;
+            a->syncs += 2;
+        } else if (pair && b >= 1 && b <= GJ_PART_MAX_BITS) {
+            const int passes = (b + 7) / 8;
+            a->allocs += 1 + (passes > 1 ? 2 : 0);
+            a->kernels += 4 * passes;
+        } else {
+            a->allocs += pair;
+            a->kernels += pair + 2 + 2 * ((b + 7) / 8);
+        }
+    }
+}
+
+/* The host's work of a join besides its bytes, as operators/join_api.cu
+ * asks the driver for it: launches (kernels, memsets, copies), allocations
+ * (each freed again) and read-backs. It replaces the counts the terms
+ * above made. On joins of 10^5-10^7 rows it is most of the time (PHJ-TR at
+ * 300270 x 2275919: about 22 launches, 20 allocations and 3 read-backs). */
+static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits, int kbits, int dense,
+                           double hot_r, double hot_s)
+{
+    const double R = (double)w->r_rows, S = (double)w->s_rows;
+    const int pb = w->payload_bytes, pr = w->r_payloads, ps = w->s_payloads;
+    const int tr = impl == GJ_IMPL_PHJ_TR || impl == GJ_IMPL_SMJ_TR, multi = w->out_rows != 0;
+    const int smj = impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR;
+    int s_transformed = 1;
+    a->kernels = a->allocs = a->syncs = 0;
+    if (impl == GJ_IMPL_NPHJ) {
+        a->allocs += 5;  /* table keys and ids, counts, flags, first[] */
+        a->kernels += 7; /* 2 memsets, build, COUNT, CUB's scan, the read-back */
+        a->syncs += 1;
+        s_transformed = 0;
+    } else if (!smj && bits == 0) {
+        a->allocs += 6;  /* bounds, items, counts, flags, first[] */
+        a->kernels += 6; /* one launch for the bounds, memset, COUNT, scan, read-back */
+        a->syncs += 1;
+        s_transformed = 0;
+    } else {
+        const int b = smj ? kbits : bits;
+        if (smj) { /* the keys' smallest and largest, read back */
+            a->allocs += 1;
+            a->kernels += 4;
+            a->syncs += 1;
+        }
+        host_side(a, impl, R, pb, pr, tr, b, kbits, smj ? hot_r : 1, 0, 1);
+        host_side(a, impl, S, pb, ps, tr, b, kbits, smj ? hot_s : 1, 0, 1);
+        if (!smj && S >= R) { /* the partitions' sizes checked for skew, read back */
+            a->allocs += 2;
+            a->kernels += 4;
+            a->syncs += 1;
+        }
+        if (smj) {
+            a->allocs += 4;  /* counts, flags, first[], windows */
+            a->kernels += 6; /* memset, co-ranks, COUNT, scan, read-back */
+            a->syncs += 1;
+        } else {
+            a->allocs += 7;   /* bounds x 2, items, counts, flags, first[], item map */
+            a->kernels += 14; /* bounds x 2, items, scan, read-back, item map, COUNT, scan, read-back */
+            a->syncs += 2;
+        }
+        if (tr) { /* the remaining GFTR groups, in the materialize phase */
+            host_side(a, impl, R, pb, pr, tr, b, kbits, hot_r, 1, GJ_MAX_PAYLOADS);
+            host_side(a, impl, S, pb, ps, tr, b, kbits, hot_s, 1, GJ_MAX_PAYLOADS);
+        }
+    }
+    /* the output: the dense write's launches and new columns, or every
+     * column and the compacting WRITE (and the table's WRITE when S rows
+     * match several times) */
+    if (dense) {
+        const int r_new = pr - (pr > 0 && pb == 4);
+        int s_new = s_transformed ? 0 : 1 + ps; /* untransformed S: key and columns copied */
+        if (s_transformed && tr)
+            for (int i = 0, vb; (vb = gftr_group_bytes(ps, pb, i)) > 0; i++) s_new += pb == 4 && vb == 8 ? 2 : 0;
+        else if (s_transformed)
+            s_new = ps - (ps > 0 && pb == 4);
+        a->allocs += r_new + s_new;
+        a->kernels += s_transformed ? 2 : 1;
+    } else {
+        a->allocs += 1 + pr + ps;
+        a->kernels += 1 + multi;
+    }
+}
+
 static void join_model(gj_impl impl, const gj_workload *w, acc *a)
 {
     const gj_hw *hw = a->hw;
@@ -690,6 +806,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
                 gather(a, "random gathers of S columns", M * ps, pb, S, 32, 0);
         }
     }
+    join_host_work(a, impl, w, bits, kbits, dense, hot_r, hot_s);
     overheads(a);
     finish(a, in + out, in + join_peak(impl, w, R, S, M, bits, kbits, hot_r, hot_s, dense));
 }
