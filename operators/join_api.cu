@@ -867,6 +867,36 @@ done:
     return rc;
 }
 
+/* After the COUNT pass (hv: the output's rows, and whether some S row
+ * matched several R rows): the dense write, which finishes the job
+ * (*finished), or the remaining GFTR columns and the output for the
+ * compacting WRITE, R's keys released first when no second probe reads
+ * them. Marks where the materialize phase starts (and, dense, ends). */
+template <typename K>
+int materialize_begin(Job *j, gj_phase_timer *tm, int gftr, int br, int bs, Side *rs, Side *ss,
+                      uint32_t *first, const u64 hv[2], Emit *e, bool *finished)
+{
+    int rc = GJ_OK;
+    *finished = false;
+    JCUDA(gj_timer_mark(tm, j->mem.s));
+    if (hv[0] == j->s->rows && !hv[1] && dense_mode() != DENSE_OFF) {
+        rc = write_dense<K>(j, gftr, br, bs, rs, ss, first);
+        if (rc == GJ_OK) JCUDA(gj_timer_mark(tm, j->mem.s));
+        *finished = true;
+        goto done;
+    }
+    if (hv[0] && ((rc = transform_rest<K>(j, gftr, j->r, br, rs)) != GJ_OK ||
+                  (rc = transform_rest<K>(j, gftr, j->s, bs, ss)) != GJ_OK))
+        goto done;
+    if (!hv[1]) { /* no second probe or merge: R's keys are not read again */
+        mem_free(&j->mem, (void *)rs->key);
+        rs->key = NULL;
+    }
+    rc = alloc_output<K>(j, hv[0], rs, ss, e);
+done:
+    return rc;
+}
+
 /* ---- PHJ ----------------------------------------------------------------- */
 
 template <typename K>
@@ -885,6 +915,7 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     uint32_t *first = NULL, *item_map = NULL;
     unsigned char *multi = NULL;
     u64 h_max = 0, hv[2] = {0, 0};
+    bool finished = false;
     size_t smem = 0;
     int tbits = 0;
     j->hash_keys = 0;
@@ -972,20 +1003,9 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     }
     if ((rc = scan_counts(j, cnt, n_items, hv)) != GJ_OK) goto done;
     total = hv[0];
-    JCUDA(gj_timer_mark(tm, j->mem.s));
-    if (total == S->rows && !hv[1] && dense_mode() != DENSE_OFF) {
-        rc = write_dense<K>(j, gftr, bits, bits, &rs, &ss, first);
-        if (rc == GJ_OK) JCUDA(gj_timer_mark(tm, j->mem.s));
+    if ((rc = materialize_begin<K>(j, tm, gftr, bits, bits, &rs, &ss, first, hv, e, &finished)) != GJ_OK ||
+        finished)
         goto done;
-    }
-    if (total && ((rc = transform_rest<K>(j, gftr, R, bits, &rs)) != GJ_OK ||
-                  (rc = transform_rest<K>(j, gftr, S, bits, &ss)) != GJ_OK))
-        goto done;
-    if (!hv[1]) { /* no second probe: R's keys are not read again */
-        mem_free(&j->mem, (void *)rs.key);
-        rs.key = NULL;
-    }
-    if ((rc = alloc_output<K>(j, total, &rs, &ss, e)) != GJ_OK) goto done;
     if (n_items && total) {
         /* items whose S rows matched at most once: compaction of first[] */
         phj_write_unique_kernel<K, P::THREADS, P::SC><<<(unsigned)n_items, P::THREADS, 0, j->mem.s>>>(
@@ -1017,6 +1037,7 @@ int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
     K *tk = NULL;
     uint32_t *tid = NULL;
     u64 *cnt = NULL, hv[2] = {0, 0}, total = 0, tiles = (S->rows + P::TILE - 1) / P::TILE;
+    bool finished = false;
     uint32_t *first = NULL;
     unsigned char *multi = NULL;
     identity_side(R, &rs);
@@ -1037,19 +1058,14 @@ int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
     JLAUNCHED();
     if ((rc = scan_counts(j, cnt, tiles, hv)) != GJ_OK) goto done;
     total = hv[0];
-    JCUDA(gj_timer_mark(tm, j->mem.s));
     if (!hv[1]) { /* no second probe: first[] holds every match, the table goes */
         mem_free(&j->mem, tk);
         mem_free(&j->mem, tid);
         tk = NULL;
         tid = NULL;
     }
-    if (total == S->rows && !hv[1] && dense_mode() != DENSE_OFF) {
-        rc = write_dense<K>(j, 0, 0, 0, &rs, &ss, first);
-        if (rc == GJ_OK) JCUDA(gj_timer_mark(tm, j->mem.s));
+    if ((rc = materialize_begin<K>(j, tm, 0, 0, 0, &rs, &ss, first, hv, e, &finished)) != GJ_OK || finished)
         goto done;
-    }
-    if ((rc = alloc_output<K>(j, total, &rs, &ss, e)) != GJ_OK) goto done;
     if (total) {
         nphj_match_kernel<K, true, P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
             tk, tid, bits, (const K *)S->key.data, S->rows, cnt, first, multi, *e);
@@ -1070,6 +1086,7 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     const int gftr = j->impl == GJ_IMPL_SMJ_TR;
     const u64 tile = (u64)P::THREADS * P::IPT, tiles = (S->rows + tile - 1) / tile;
     u64 *mm = NULL, *cnt = NULL, hmm[4] = {~0ULL, 0, ~0ULL, 0}, hv[2] = {0, 0}, total = 0, *win = NULL;
+    bool finished = false;
     uint32_t *first = NULL;
     unsigned char *multi = NULL;
     int br = 0, bs = 0;
@@ -1112,20 +1129,9 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     JLAUNCHED();
     if ((rc = scan_counts(j, cnt, tiles, hv)) != GJ_OK) goto done;
     total = hv[0];
-    JCUDA(gj_timer_mark(tm, j->mem.s));
-    if (total == S->rows && !hv[1] && dense_mode() != DENSE_OFF) {
-        rc = write_dense<K>(j, gftr, br, bs, &rs, &ss, first);
-        if (rc == GJ_OK) JCUDA(gj_timer_mark(tm, j->mem.s));
+    if ((rc = materialize_begin<K>(j, tm, gftr, br, bs, &rs, &ss, first, hv, e, &finished)) != GJ_OK ||
+        finished)
         goto done;
-    }
-    if (total && ((rc = transform_rest<K>(j, gftr, R, br, &rs)) != GJ_OK ||
-                  (rc = transform_rest<K>(j, gftr, S, bs, &ss)) != GJ_OK))
-        goto done;
-    if (!hv[1]) { /* no merge in the WRITE: R's keys are not read again */
-        mem_free(&j->mem, (void *)rs.key);
-        rs.key = NULL;
-    }
-    if ((rc = alloc_output<K>(j, total, &rs, &ss, e)) != GJ_OK) goto done;
     if (total) {
         smj_match_kernel<K, true, P::THREADS, P::IPT><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
             (const K *)rs.key, win, (const K *)ss.key, S->rows, cnt, first, multi, *e);
