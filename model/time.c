@@ -378,23 +378,34 @@ static int msd_bits(double n, int vb, int kbits, double hot)
     return kbits - t <= GJ_MSD_MAX_LOW ? t : 0;
 }
 
-/* One GFTR group of n rows with vb value bytes, as transform_cols moves it:
- * a packed pair by the operators' own partition on the PHJ bits or SMJ's
- * key bits when they are at most 16; SMJ's MSD sort when it takes them
- * (msd_bits: the partition on the top bits, then one more read and write
- * of every row, charged as a pass of the partition); else CUB's sort, of
- * the pair packed first. hot: the rows of the most frequent key. */
+/* How transform_cols sorts one GFTR group of n rows with vb value bytes
+ * on b bits (PHJ's partition bits, SMJ's key bits): a packed pair by the
+ * operators' own partition when b is at most 16; SMJ's MSD sort when
+ * msd_bits takes the group (*t: its top bits); else CUB's radix sort, of a
+ * pair packed first. hot: the rows of the most frequent key. */
+enum { GROUP_OWN, GROUP_MSD, GROUP_CUB };
+static int gftr_sort(gj_impl impl, double n, int pb, int vb, int b, int kbits, double hot, int *t)
+{
+    *t = impl == GJ_IMPL_SMJ_TR ? msd_bits(n, vb, kbits, hot) : 0;
+    if (pb == 4 && vb == 8 && b >= 1 && b <= GJ_PART_MAX_BITS) return GROUP_OWN;
+    return *t ? GROUP_MSD : GROUP_CUB;
+}
+
+/* One GFTR group's time (gftr_sort's choice): the MSD sort is the
+ * partition on the top bits, then one more read and write of every row,
+ * charged as a pass of the partition. */
 static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb, int pb, int vb, int bits,
                        int kbits, double hot)
 {
     const int pair = pb == 4 && vb == 8;
     const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
-    const int t = impl == GJ_IMPL_SMJ_TR ? msd_bits(n, vb, kbits, hot) : 0;
-    if (pair && b >= 1 && b <= GJ_PART_MAX_BITS) {
+    int t = 0;
+    const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, &t);
+    if (how == GROUP_OWN) {
         partition(a, what, n, kb, 8, b, 1);
         return;
     }
-    if (t) {
+    if (how == GROUP_MSD) {
         partition(a, what, n, kb, 8, t, 1);
         partition(a, "sort each partition in shared memory", n, kb, 8, 8, 1);
         a->kernels += 4; /* sample, bounds, sizes, the larger tiles */
@@ -411,9 +422,10 @@ static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb,
 /* ---- a join's device memory: the operators' allocations replayed -------- */
 
 /* Bytes held and the most held, as operators/join_api.cu's Mem counts them
- * (its allocations, the output included, the inputs not; the group-bys'
- * likewise, groupby_peak); tmp: CUB's scratch, kept between the joins'
- * sorts and grown by a free and an allocation. */
+ * (its allocations, the output included, the inputs not; groupby_peak
+ * counts the group-bys the same way, though their own count leaves their
+ * output out); tmp: CUB's scratch, kept between the joins' sorts and grown
+ * by a free and an allocation. */
 typedef struct {
     double now, peak, tmp;
 } memsim;
@@ -444,18 +456,19 @@ static void ms_cub_sort(memsim *m, double n, int kb, int vb) { ms_tmp(m, n * (kb
 static double part_hist(double n) { return ceil(n / 7680) * 1024; }
 
 /* One GFTR group of n rows moved with the key (transform_cols): its column,
- * then the sort's scratch, as gftr_group chooses the sort. */
+ * then the scratch of the sort gftr_sort chooses. */
 static void ms_group(memsim *m, gj_impl impl, double n, int kb, int pb, int vb, int bits, int kbits, double hot)
 {
     const int pair = pb == 4 && vb == 8;
     const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
-    const int t = impl == GJ_IMPL_SMJ_TR ? msd_bits(n, vb, kbits, hot) : 0;
+    int t = 0;
+    const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, &t);
     ms_alloc(m, n * vb);
-    if (t) { /* the MSD sort releases CUB's scratch first; its output is the partition's scratch */
+    if (how == GROUP_MSD) { /* releases CUB's scratch first; its output is the partition's scratch */
         ms_free(m, m->tmp);
         m->tmp = 0;
         ms_touch(m, n * (kb + 8) + part_hist(n));
-    } else if (pair && b >= 1 && b <= GJ_PART_MAX_BITS) {
+    } else if (how == GROUP_OWN) {
         ms_touch(m, (b > 8 ? n * (kb + 8) : 0) + part_hist(n));
     } else {
         if (pair) ms_alloc(m, n * 8); /* the packed copy */
@@ -581,13 +594,15 @@ static void host_side(acc *a, gj_impl impl, double n, int pb, int p, int gftr, i
     }
     if (g0 == 0) a->allocs += 1; /* the keys */
     for (int i = g0, vb; i < g1 && (vb = gftr_group_bytes(p, pb, i)) > 0; i++) {
-        const int pair = pb == 4 && vb == 8, t = impl == GJ_IMPL_SMJ_TR ? msd_bits(n, vb, kbits, hot) : 0;
+        const int pair = pb == 4 && vb == 8;
+        int t = 0;
+        const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, &t);
         a->allocs += 1; /* the group's column(s) */
-        if (t) {
+        if (how == GROUP_MSD) {
             a->allocs += 8;
             a->kernels += 4 + 2 * 4 + 5;
             a->syncs += 2;
-        } else if (pair && b >= 1 && b <= GJ_PART_MAX_BITS) {
+        } else if (how == GROUP_OWN) {
             const int passes = (b + 7) / 8;
             a->allocs += 1 + (passes > 1 ? 2 : 0);
             a->kernels += 4 * passes;

@@ -740,8 +740,8 @@ void side_free(Job *j, Side *x)
  * are copied from the input (NPHJ): the copy then streams while R's
  * gathers wait. H200, 2026-11-23, materialize ms on W1 / W3 / W5, the
  * compacting WRITE -> this (bench/RESULTS.md, Joins, session 8):
- * PHJ-TR 2.53 / 2.29 / 5.83 -> 1.39 / 1.28 / 4.00, SMJ-TR 1.82 / 1.70 /
- * 7.32 -> 1.28 / 1.19 / 5.90; peak on W1 (the output included) GFTR 6.44
+ * PHJ-TR 2.54 / 2.29 / 5.84 -> 1.36 / 1.28 / 3.95, SMJ-TR 1.82 / 1.70 /
+ * 7.33 -> 1.31 / 1.25 / 5.92; peak on W1 (the output included) GFTR 6.44
  * -> 4.85 GB (now the transform's), GFUR 5.37 -> 3.77, NPHJ 5.37 -> 2.69.
  * GJ_JOIN_DENSE (A/B runs): off = the compacting WRITE always; split or
  * fused = that shape for every implementation. */
