@@ -421,9 +421,10 @@ static void test_gpu_match_ratio_zero(void **state)
  * without compaction, one side at a time, reusing their buffers as output
  * columns (operators/join_api.cu write_dense: S's sorted keys, GFTR's S
  * columns, first[] as the first 4-byte R column, GFUR's S row ids as the
- * first 4-byte S column). R keys a permutation of 0..nr-1 (structured:
- * TPC-H's sparse order keys, which PHJ partitions hashed, so the output
- * keys are unhashed in place), plus off; S keys drawn from R's. Shapes:
+ * first 4-byte S column). R keys a permutation of 0..nr-1 (structured 1:
+ * TPC-H's sparse order keys; 2: 8-byte keys whose low 32 bits are zero;
+ * PHJ partitions both hashed, so the output keys are unhashed in place),
+ * plus off; S keys drawn from R's. Shapes:
  * one row; 4- and 8-byte keys; 2+2, 8+8 mixed, 0+0, 0+3 8-byte and 1 8-byte
  * + 1 4-byte columns (no in-place R column); R larger than S; 2^20 rows. */
 static void all_match_case(uint64_t nr, uint64_t ns, int kw, int npr, int nps, const int *pwr,
@@ -435,7 +436,7 @@ static void all_match_case(uint64_t nr, uint64_t ns, int kw, int npr, int nps, c
     uint64_t *keys = xmalloc(nr * sizeof *keys);
     for (uint64_t i = 0; i < nr; i++) {
         const uint64_t o = (i * 7919) % nr; /* a permutation: 7919 is a prime no nr below has */
-        keys[i] = (structured ? (o / 8) * 32 + o % 8 : o) + off;
+        keys[i] = (structured == 1 ? (o / 8) * 32 + o % 8 : structured == 2 ? (o + 1) << 32 : o) + off;
         hset(&hr.key, i, keys[i]);
     }
     for (uint64_t i = 0; i < ns; i++) hset(&hs.key, i, keys[rnd() % nr]);
@@ -459,6 +460,7 @@ static void test_gpu_every_row_matches(void **state)
     all_match_case(5003, 9001, 4, 2, 1, W8_4, W4, 0, 0);
     all_match_case(70001, 5000, 4, 2, 2, W4, W4, 0, 0);
     all_match_case(200000, 600000, 4, 2, 1, W4, W4, 1, 1);
+    all_match_case(30001, 70001, 8, 2, 3, W8, WMIX, 2, 0);
     all_match_case(1ULL << 20, 1ULL << 20, 4, 2, 2, W4, W4, 0, 0);
 }
 
