@@ -12,6 +12,8 @@ extern "C" {
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -867,6 +869,86 @@ done:
     return rc;
 }
 
+/* an S row that matched (once: the caller knows no row matched twice) */
+struct MatchedRow {
+    const uint32_t *first;
+    __device__ bool operator()(uint32_t i) const { return first[i] != EMPTY; }
+};
+
+/* The compacting WRITE as a select and gathers (write_selected) for PHJ-TR,
+ * whose gathers are partition-local, and for every join where at most an
+ * eighth of S matched, where the WRITE kernels' pass over every S row's
+ * first[] (block scans of 2048 rows) outweighed the few gathers. H200,
+ * 2026-11-23 (bench/RESULTS.md, Joins, session 8), WRITE kernels ->
+ * select: W2 (match ratio 0.25) PHJ-TR 8.36-8.40 -> 7.90-7.93 ms, but
+ * PHJ-UR 8.84 -> 9.09, SMJ-TR 10.67 -> 10.80, NPHJ 27.56 -> 27.92 (their
+ * random gathers ran faster in the WRITE kernels); TPC-H q5j2's shape
+ * (456771 x 59986052, 3% matched) every implementation 0.04-0.1 ms faster.
+ * GJ_JOIN_COMPACT=write|select forces one (A/B runs). */
+bool compact_by_select(const Job *j, u64 total)
+{
+    const char *e = getenv("GJ_JOIN_COMPACT");
+    if (e && strcmp(e, "write") == 0) return false;
+    if (e && strcmp(e, "select") == 0) return true;
+    return j->impl == GJ_IMPL_PHJ_TR || total * 8 <= j->s->rows;
+}
+
+/* The compacting WRITE when no S row matched several R rows, as a select
+ * and the dense write's gathers: the S rows that matched, in order (CUB's
+ * DeviceSelect over first[]), then output row i from S's row sel[i] and
+ * its R row first[sel[i]], into the output alloc_output made. */
+template <typename K>
+int write_selected(Job *j, u64 total, const Side *rs, const Side *ss, const uint32_t *first)
+{
+    int rc = GJ_OK;
+    gj_join_out *o = j->out;
+    uint32_t *sel = NULL;
+    u64 *nsel = NULL;
+    size_t need = 0;
+    DenseCols d;
+    const int mode = dense_mode();
+    const bool split = mode == DENSE_SPLIT || (mode != DENSE_FUSED && mem_owns(&j->mem, ss->key));
+    const thrust::counting_iterator<uint32_t> rows(0);
+    JCUDA(mem_alloc(&j->mem, (void **)&sel, total * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&nsel, 8));
+    JCUDA(cub::DeviceSelect::If(NULL, need, rows, sel, nsel, (int64_t)j->s->rows, MatchedRow{first}, j->mem.s));
+    if ((rc = tmp_ensure(j, need)) != GJ_OK) goto done;
+    need = j->tmp_bytes;
+    JCUDA(cub::DeviceSelect::If(j->tmp, need, rows, sel, nsel, (int64_t)j->s->rows, MatchedRow{first},
+                                j->mem.s));
+    memset(&d, 0, sizeof d);
+    d.sel = sel;
+    d.first = first;
+    d.r_ids = rs->ids;
+    for (int c = 0; c < o->r_payloads; c++) {
+        d.side[d.n] = 0;
+        d.src[d.n] = rs->pay[c];
+        d.str[d.n] = rs->stride[c];
+        d.w[d.n] = o->r[c].width;
+        d.dst[d.n++] = o->r[c].data;
+    }
+    if (split && d.n) {
+        launch_dense<K>(d, NULL, NULL, 0, total, j->mem.s);
+        JLAUNCHED();
+        d.n = 0;
+        d.first = d.r_ids = NULL;
+    }
+    d.s_ids = ss->ids;
+    for (int c = 0; c < o->s_payloads; c++) {
+        d.side[d.n] = 1;
+        d.src[d.n] = ss->pay[c];
+        d.str[d.n] = ss->stride[c];
+        d.w[d.n] = o->s[c].width;
+        d.dst[d.n++] = o->s[c].data;
+    }
+    launch_dense<K>(d, (const K *)ss->key, (K *)o->key.data, j->hash_keys, total, j->mem.s);
+    JLAUNCHED();
+done:
+    mem_free(&j->mem, nsel);
+    mem_free(&j->mem, sel);
+    return rc;
+}
+
 /* After the COUNT pass (hv: the output's rows, and whether some S row
  * matched several R rows): the dense write, which finishes the job
  * (*finished), or the remaining GFTR columns and the output for the
@@ -892,7 +974,12 @@ int materialize_begin(Job *j, gj_phase_timer *tm, int gftr, int br, int bs, Side
         mem_free(&j->mem, (void *)rs->key);
         rs->key = NULL;
     }
-    rc = alloc_output<K>(j, hv[0], rs, ss, e);
+    if ((rc = alloc_output<K>(j, hv[0], rs, ss, e)) != GJ_OK) goto done;
+    if (hv[0] && !hv[1] && compact_by_select(j, hv[0])) {
+        rc = write_selected<K>(j, hv[0], rs, ss, first);
+        if (rc == GJ_OK) JCUDA(gj_timer_mark(tm, j->mem.s));
+        *finished = true;
+    }
 done:
     return rc;
 }
@@ -1003,6 +1090,10 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     }
     if ((rc = scan_counts(j, cnt, n_items, hv)) != GJ_OK) goto done;
     total = hv[0];
+    if (bits && total < S->rows && !hv[1]) { /* write_selected reads every S row's first[] */
+        phj_unvisited_kernel<<<grid_for(parts, 256), 256, 0, j->mem.s>>>(rstart, sstart, parts, first);
+        JLAUNCHED();
+    }
     if ((rc = materialize_begin<K>(j, tm, gftr, bits, bits, &rs, &ss, first, hv, e, &finished)) != GJ_OK ||
         finished)
         goto done;

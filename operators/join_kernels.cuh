@@ -39,6 +39,16 @@ struct Emit {
     int unhash;           /* the matched keys are hashed (PHJ): write gjh::unhash_key(key) */
 };
 
+/* S rows of partitions without R rows: no work item visits them, so the
+ * COUNT pass leaves their first[] unset; mark them unmatched for a reader
+ * of every S row's first[] (write_selected). A thread a partition. */
+__global__ void phj_unvisited_kernel(const uint32_t *rstart, const uint32_t *sstart, uint32_t P, uint32_t *first)
+{
+    for (uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < P; p += gridDim.x * blockDim.x)
+        if (rstart[p + 1] == rstart[p])
+            for (uint32_t s = sstart[p]; s < sstart[p + 1]; s++) first[s] = EMPTY;
+}
+
 /* the largest partition: *out = max over p of start[p + 1] - start[p] */
 __global__ void part_max_kernel(const uint32_t *start, uint32_t P, unsigned *out)
 {
@@ -379,7 +389,8 @@ __global__ __launch_bounds__(THREADS, 1024 / THREADS) void phj_write_unique_kern
 }
 
 /* Dense WRITE: every S row matched exactly one R row, so output row i is
- * S's probe-order row i and nothing is compacted. Column c of the output
+ * S's probe-order row i and nothing is compacted; or, with sel (the S rows
+ * that matched once, in order), output row i is S's row sel[i]. Column c of the output
  * takes src[c][row * str[c]], row = R's (first[i], through r_ids when
  * given: GFUR) or S's (i, through s_ids when given) as side[c] says; the
  * key kdst[i] = ksrc[i], unhashed when asked. One launch may write both
@@ -390,6 +401,7 @@ __global__ __launch_bounds__(THREADS, 1024 / THREADS) void phj_write_unique_kern
  * them, as the launch writes them). V rows a thread, a column's loads
  * issued together before its stores. */
 struct DenseCols {
+    const uint32_t *sel; /* output row i is S's probe-order row sel[i] (NULL: i) */
     const uint32_t *first, *r_ids, *s_ids;
     int n;
     unsigned char side[16]; /* 0: an R column, 1: an S column */
@@ -403,13 +415,14 @@ __global__ __launch_bounds__(THREADS, MINB) void dense_write_kernel(DenseCols d,
                                                                     int unhash, u64 rows)
 {
     for (u64 base = (u64)blockIdx.x * THREADS * V; base < rows; base += (u64)gridDim.x * THREADS * V) {
-        u64 rr[V], sr[V], at[V];
+        u64 rr[V], sr[V], at[V], sp[V];
 #pragma unroll
         for (int k = 0; k < V; k++) {
             at[k] = base + (u64)k * THREADS + threadIdx.x;
             const bool in = at[k] < rows;
-            rr[k] = in && d.first ? d.first[at[k]] : 0;
-            sr[k] = in && d.s_ids ? d.s_ids[at[k]] : at[k];
+            sp[k] = in && d.sel ? d.sel[at[k]] : at[k];
+            rr[k] = in && d.first ? d.first[sp[k]] : 0;
+            sr[k] = in && d.s_ids ? d.s_ids[sp[k]] : sp[k];
         }
         if (d.r_ids) {
 #pragma unroll
@@ -419,7 +432,7 @@ __global__ __launch_bounds__(THREADS, MINB) void dense_write_kernel(DenseCols d,
         if (kdst) {
 #pragma unroll
             for (int k = 0; k < V; k++)
-                if (at[k] < rows) kdst[at[k]] = unhash ? gjh::unhash_key(ksrc[at[k]]) : ksrc[at[k]];
+                if (at[k] < rows) kdst[at[k]] = unhash ? gjh::unhash_key(ksrc[sp[k]]) : ksrc[sp[k]];
         }
         for (int c = 0; c < d.n; c++) {
             /* a select per row, not a pointer to rr or sr: that put both
