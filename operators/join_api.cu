@@ -664,14 +664,14 @@ int transform_rest(Job *j, int gftr, const gj_dtable *x, int bits, Side *xs)
 }
 
 /* The match's COUNT pass left cnt[0, items) the output rows of each work
- * item, cnt[items] = 0 and cnt[items + 1] = 1 if some item has an S row
- * with several matches: exclusive scan, then hv = {output rows, that flag}
- * in one read-back. */
-int scan_counts(Job *j, u64 *cnt, u64 items, u64 hv[2])
+ * item, cnt[items] = 0, cnt[items + 1] = 1 if some item has an S row with
+ * several matches and cnt[items + 2] the items with output: exclusive
+ * scan, then hv = {output rows, that flag, those items} in one read-back. */
+int scan_counts(Job *j, u64 *cnt, u64 items, u64 hv[3])
 {
     int rc = exclusive_sum(j, cnt, cnt, items + 1);
     if (rc != GJ_OK) goto done;
-    JCUDA(cudaMemcpyAsync(hv, cnt + items, 2 * sizeof *hv, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaMemcpyAsync(hv, cnt + items, 3 * sizeof *hv, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
 done:
     return rc;
@@ -878,19 +878,26 @@ struct MatchedRow {
 /* The compacting WRITE as a select and gathers (write_selected) for PHJ-TR,
  * whose gathers are partition-local, and for every join where at most an
  * eighth of S matched, where the WRITE kernels' pass over every S row's
- * first[] (block scans of 2048 rows) outweighed the few gathers. H200,
+ * first[] (block scans of 2048 rows) outweighed the few gathers; but only
+ * when most work items have output, as the WRITE kernels skip the others
+ * and the select reads every S row (TPC-H q18j2, 4368 of 60 M S rows
+ * matched, in 17% of the items: PHJ 0.24 -> 0.35 ms with the select), and
+ * from 2^24 S rows, as the select's launches and scratch cost about 20 us
+ * (q19j, q5j3, q7j3, 1.3-1.8 M S rows: NPHJ 0.071 -> 0.088, 0.079 ->
+ * 0.092, 0.099 -> 0.121 ms with it). H200,
  * 2026-11-23 (bench/RESULTS.md, Joins, session 8), WRITE kernels ->
  * select: W2 (match ratio 0.25) PHJ-TR 8.36-8.40 -> 7.90-7.93 ms, but
  * PHJ-UR 8.84 -> 9.09, SMJ-TR 10.67 -> 10.80, NPHJ 27.56 -> 27.92 (their
  * random gathers ran faster in the WRITE kernels); TPC-H q5j2's shape
  * (456771 x 59986052, 3% matched) every implementation 0.04-0.1 ms faster.
  * GJ_JOIN_COMPACT=write|select forces one (A/B runs). */
-bool compact_by_select(const Job *j, u64 total)
+bool compact_by_select(const Job *j, u64 total, u64 items, u64 busy_items)
 {
     const char *e = getenv("GJ_JOIN_COMPACT");
     if (e && strcmp(e, "write") == 0) return false;
     if (e && strcmp(e, "select") == 0) return true;
-    return j->impl == GJ_IMPL_PHJ_TR || total * 8 <= j->s->rows;
+    return (j->impl == GJ_IMPL_PHJ_TR || total * 8 <= j->s->rows) && busy_items * 2 > items &&
+           j->s->rows >= (1ULL << 24);
 }
 
 /* The compacting WRITE when no S row matched several R rows, as a select
@@ -949,14 +956,15 @@ done:
     return rc;
 }
 
-/* After the COUNT pass (hv: the output's rows, and whether some S row
- * matched several R rows): the dense write, which finishes the job
+/* After the COUNT pass (hv: the output's rows, whether some S row matched
+ * several R rows, the work items with output of `items`): the dense
+ * write, which finishes the job
  * (*finished), or the remaining GFTR columns and the output for the
  * compacting WRITE, R's keys released first when no second probe reads
  * them. Marks where the materialize phase starts (and, dense, ends). */
 template <typename K>
 int materialize_begin(Job *j, gj_phase_timer *tm, int gftr, int br, int bs, Side *rs, Side *ss,
-                      uint32_t *first, const u64 hv[2], Emit *e, bool *finished)
+                      uint32_t *first, u64 items, const u64 hv[3], Emit *e, bool *finished)
 {
     int rc = GJ_OK;
     *finished = false;
@@ -975,7 +983,7 @@ int materialize_begin(Job *j, gj_phase_timer *tm, int gftr, int br, int bs, Side
         rs->key = NULL;
     }
     if ((rc = alloc_output<K>(j, hv[0], rs, ss, e)) != GJ_OK) goto done;
-    if (hv[0] && !hv[1] && compact_by_select(j, hv[0])) {
+    if (hv[0] && !hv[1] && compact_by_select(j, hv[0], items, hv[2])) {
         rc = write_selected<K>(j, hv[0], rs, ss, first);
         if (rc == GJ_OK) JCUDA(gj_timer_mark(tm, j->mem.s));
         *finished = true;
@@ -1001,7 +1009,7 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     u64 *items = NULL, *cnt = NULL, n_items = 0, total = 0;
     uint32_t *first = NULL, *item_map = NULL;
     unsigned char *multi = NULL;
-    u64 h_max = 0, hv[2] = {0, 0};
+    u64 h_max = 0, hv[3] = {0, 0, 0};
     bool finished = false;
     size_t smem = 0;
     int tbits = 0;
@@ -1057,7 +1065,7 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
         JLAUNCHED();
         if ((rc = exclusive_sum(j, items, items, parts + 1)) != GJ_OK) goto done;
         /* item count and largest R chunk in one read-back */
-        JCUDA(cudaMemcpyAsync(hv, items + parts, sizeof hv, cudaMemcpyDeviceToHost, j->mem.s));
+        JCUDA(cudaMemcpyAsync(hv, items + parts, 2 * sizeof *hv, cudaMemcpyDeviceToHost, j->mem.s));
         JCUDA(cudaStreamSynchronize(j->mem.s));
         n_items = hv[0];
         h_max = hv[1];
@@ -1067,8 +1075,8 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     smem = ((size_t)1 << tbits) * (sizeof(K) + 4);
     /* cnt: n_items counts, then 0 for the scan (-> total), then the flag
      * "some item has an S row with several matches" */
-    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (n_items + 2) * 8));
-    JCUDA(cudaMemsetAsync(cnt + n_items, 0, 16, j->mem.s));
+    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (n_items + 3) * 8));
+    JCUDA(cudaMemsetAsync(cnt + n_items, 0, 24, j->mem.s));
     JCUDA(mem_alloc(&j->mem, (void **)&multi, n_items + 1));
     JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
     if (bits && n_items) {
@@ -1094,7 +1102,7 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
         phj_unvisited_kernel<<<grid_for(parts, 256), 256, 0, j->mem.s>>>(rstart, sstart, parts, first);
         JLAUNCHED();
     }
-    if ((rc = materialize_begin<K>(j, tm, gftr, bits, bits, &rs, &ss, first, hv, e, &finished)) != GJ_OK ||
+    if ((rc = materialize_begin<K>(j, tm, gftr, bits, bits, &rs, &ss, first, n_items, hv, e, &finished)) != GJ_OK ||
         finished)
         goto done;
     if (n_items && total) {
@@ -1127,7 +1135,7 @@ int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
     Side rs, ss;
     K *tk = NULL;
     uint32_t *tid = NULL;
-    u64 *cnt = NULL, hv[2] = {0, 0}, total = 0, tiles = (S->rows + P::TILE - 1) / P::TILE;
+    u64 *cnt = NULL, hv[3] = {0, 0, 0}, total = 0, tiles = (S->rows + P::TILE - 1) / P::TILE;
     bool finished = false;
     uint32_t *first = NULL;
     unsigned char *multi = NULL;
@@ -1140,8 +1148,8 @@ int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
         (const K *)R->key.data, R->rows, tk, tid, bits);
     JLAUNCHED();
     JCUDA(gj_timer_mark(tm, j->mem.s));
-    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 2) * 8));
-    JCUDA(cudaMemsetAsync(cnt + tiles, 0, 16, j->mem.s));
+    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 3) * 8));
+    JCUDA(cudaMemsetAsync(cnt + tiles, 0, 24, j->mem.s));
     JCUDA(mem_alloc(&j->mem, (void **)&multi, tiles + 1));
     JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
     nphj_match_kernel<K, false, P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
@@ -1155,7 +1163,7 @@ int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
         tk = NULL;
         tid = NULL;
     }
-    if ((rc = materialize_begin<K>(j, tm, 0, 0, 0, &rs, &ss, first, hv, e, &finished)) != GJ_OK || finished)
+    if ((rc = materialize_begin<K>(j, tm, 0, 0, 0, &rs, &ss, first, tiles, hv, e, &finished)) != GJ_OK || finished)
         goto done;
     if (total) {
         nphj_match_kernel<K, true, P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
@@ -1176,7 +1184,7 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     const gj_dtable *R = j->r, *S = j->s;
     const int gftr = j->impl == GJ_IMPL_SMJ_TR;
     const u64 tile = (u64)P::THREADS * P::IPT, tiles = (S->rows + tile - 1) / tile;
-    u64 *mm = NULL, *cnt = NULL, hmm[4] = {~0ULL, 0, ~0ULL, 0}, hv[2] = {0, 0}, total = 0, *win = NULL;
+    u64 *mm = NULL, *cnt = NULL, hmm[4] = {~0ULL, 0, ~0ULL, 0}, hv[3] = {0, 0, 0}, total = 0, *win = NULL;
     bool finished = false;
     uint32_t *first = NULL;
     unsigned char *multi = NULL;
@@ -1207,8 +1215,8 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     j->tmp = NULL;
     j->tmp_bytes = 0;
     JCUDA(gj_timer_mark(tm, j->mem.s));
-    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 2) * 8));
-    JCUDA(cudaMemsetAsync(cnt + tiles, 0, 16, j->mem.s));
+    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 3) * 8));
+    JCUDA(cudaMemsetAsync(cnt + tiles, 0, 24, j->mem.s));
     JCUDA(mem_alloc(&j->mem, (void **)&multi, tiles + 1));
     JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&win, tiles * 16));
@@ -1220,7 +1228,7 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     JLAUNCHED();
     if ((rc = scan_counts(j, cnt, tiles, hv)) != GJ_OK) goto done;
     total = hv[0];
-    if ((rc = materialize_begin<K>(j, tm, gftr, br, bs, &rs, &ss, first, hv, e, &finished)) != GJ_OK ||
+    if ((rc = materialize_begin<K>(j, tm, gftr, br, bs, &rs, &ss, first, tiles, hv, e, &finished)) != GJ_OK ||
         finished)
         goto done;
     if (total) {

@@ -360,6 +360,7 @@ __global__ __launch_bounds__(THREADS, WRITE ? 1024 / THREADS : 2048 / THREADS) v
             cnt_off[item] = tot;
             multi[item] = (unsigned char)many;
             if (many) cnt_off[gridDim.x + 1] = 1; /* some item needs the table-building WRITE */
+            if (tot) atomicAdd(cnt_off + gridDim.x + 2, 1ULL); /* items with output */
         }
     }
 }
@@ -528,6 +529,7 @@ __global__ __launch_bounds__(THREADS) void nphj_match_kernel(
             cnt_off[blockIdx.x] = tot;
             multi[blockIdx.x] = (unsigned char)many;
             if (many) cnt_off[gridDim.x + 1] = 1; /* some tile needs the matching WRITE */
+            if (tot) atomicAdd(cnt_off + gridDim.x + 2, 1ULL); /* tiles with output */
         }
     }
 }
@@ -604,6 +606,7 @@ __global__ __launch_bounds__(THREADS) void smj_match_kernel(
             cnt_off[blockIdx.x] = tot;
             multi[blockIdx.x] = (unsigned char)many;
             if (many) cnt_off[gridDim.x + 1] = 1; /* some tile needs the matching WRITE */
+            if (tot) atomicAdd(cnt_off + gridDim.x + 2, 1ULL); /* tiles with output */
         }
     } else {
         u64 pre;
