@@ -875,21 +875,22 @@ struct MatchedRow {
     __device__ bool operator()(uint32_t i) const { return first[i] != EMPTY; }
 };
 
-/* The compacting WRITE as a select and gathers (write_selected) for PHJ-TR,
- * whose gathers are partition-local, and for every join where at most an
- * eighth of S matched, where the WRITE kernels' pass over every S row's
- * first[] (block scans of 2048 rows) outweighed the few gathers; but only
- * when most work items have output, as the WRITE kernels skip the others
- * and the select reads every S row (TPC-H q18j2, 4368 of 60 M S rows
- * matched, in 17% of the items: PHJ 0.24 -> 0.35 ms with the select), and
- * from 2^24 S rows, as the select's launches and scratch cost about 20 us
- * (q19j, q5j3, q7j3, 1.3-1.8 M S rows: NPHJ 0.071 -> 0.088, 0.079 ->
- * 0.092, 0.099 -> 0.121 ms with it). H200,
- * 2026-11-23 (bench/RESULTS.md, Joins, session 8), WRITE kernels ->
+/* When the compacting WRITE runs as a select and gathers (write_selected):
+ *   - for PHJ-TR, whose gathers are partition-local, and for any join
+ *     where at most an eighth of S matched, where the WRITE kernels' pass
+ *     over every S row's first[] (block scans of 2048 rows) outweighs the
+ *     few gathers;
+ *   - if most work items have output: the WRITE kernels skip the others,
+ *     the select reads every S row (TPC-H q18j2, 4368 of 60 M S rows
+ *     matched in 17% of the items: PHJ 0.24 -> 0.35 ms with the select);
+ *   - from 2^24 S rows: the select's launches and scratch cost about 20 us
+ *     (q19j, q5j3, q7j3, 1.3-1.8 M S rows: NPHJ 0.071 -> 0.088, 0.079 ->
+ *     0.092, 0.099 -> 0.121 ms with it).
+ * H200, 2026-11-23 (bench/RESULTS.md, Joins, session 8), WRITE kernels ->
  * select: W2 (match ratio 0.25) PHJ-TR 8.36-8.40 -> 7.90-7.93 ms, but
  * PHJ-UR 8.84 -> 9.09, SMJ-TR 10.67 -> 10.80, NPHJ 27.56 -> 27.92 (their
- * random gathers ran faster in the WRITE kernels); TPC-H q5j2's shape
- * (456771 x 59986052, 3% matched) every implementation 0.04-0.1 ms faster.
+ * random gathers ran faster in the WRITE kernels); q5j2's shape (456771 x
+ * 59986052, 3% matched) 0.04-0.1 ms faster for every implementation.
  * GJ_JOIN_COMPACT=write|select forces one (A/B runs). */
 bool compact_by_select(const Job *j, u64 total, u64 items, u64 busy_items)
 {
