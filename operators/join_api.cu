@@ -767,6 +767,17 @@ struct DensePolicy {
     enum { THREADS = 512, MINB = 2, V = 4 };
 };
 
+/* one more output column for dense_write_kernel: side 0 (R) or 1 (S), its
+ * source with stride str, w bytes a value */
+void dense_add(DenseCols *d, int side, const void *src, int str, int w, void *dst)
+{
+    d->side[d->n] = (unsigned char)side;
+    d->src[d->n] = src;
+    d->str[d->n] = str;
+    d->w[d->n] = w;
+    d->dst[d->n++] = dst;
+}
+
 template <typename K>
 void launch_dense(const DenseCols &d, const K *ksrc, K *kdst, int unhash, u64 n, cudaStream_t st)
 {
@@ -801,17 +812,13 @@ int write_dense(Job *j, int gftr, int br, int bs, Side *rs, Side *ss, uint32_t *
         d.r_ids = rs->ids;
     }
     for (int c = 0; c < o->r_payloads; c++) {
-        d.side[d.n] = 0;
-        d.src[d.n] = rs->pay[c];
-        d.str[d.n] = rs->stride[c];
-        d.w[d.n] = o->r[c].width;
         if (c == 0 && o->r[c].width == 4) {
             o->r[c].data = first;
             r_in_place = true;
         } else {
             JCUDA(mem_alloc(&j->mem, &o->r[c].data, n * o->r[c].width));
         }
-        d.dst[d.n++] = o->r[c].data;
+        dense_add(&d, 0, rs->pay[c], rs->stride[c], o->r[c].width, o->r[c].data);
     }
     if (split) { /* R's columns now, their sources released before S's columns are made */
         if (d.n) {
@@ -849,11 +856,7 @@ int write_dense(Job *j, int gftr, int br, int bs, Side *rs, Side *ss, uint32_t *
         } else {
             JCUDA(mem_alloc(&j->mem, &o->s[c].data, n * w));
         }
-        d.side[d.n] = 1;
-        d.src[d.n] = ss->pay[c];
-        d.str[d.n] = ss->stride[c];
-        d.w[d.n] = w;
-        d.dst[d.n++] = o->s[c].data;
+        dense_add(&d, 1, ss->pay[c], ss->stride[c], w, o->s[c].data);
     }
     if (d.n || kdst) {
         launch_dense<K>(d, ksrc, kdst, j->hash_keys, n, j->mem.s);
@@ -928,13 +931,8 @@ int write_selected(Job *j, u64 total, const Side *rs, const Side *ss, const uint
     d.sel = sel;
     d.first = first;
     d.r_ids = rs->ids;
-    for (int c = 0; c < o->r_payloads; c++) {
-        d.side[d.n] = 0;
-        d.src[d.n] = rs->pay[c];
-        d.str[d.n] = rs->stride[c];
-        d.w[d.n] = o->r[c].width;
-        d.dst[d.n++] = o->r[c].data;
-    }
+    for (int c = 0; c < o->r_payloads; c++)
+        dense_add(&d, 0, rs->pay[c], rs->stride[c], o->r[c].width, o->r[c].data);
     if (split && d.n) {
         launch_dense<K>(d, NULL, NULL, 0, total, j->mem.s);
         JLAUNCHED();
@@ -942,13 +940,8 @@ int write_selected(Job *j, u64 total, const Side *rs, const Side *ss, const uint
         d.first = d.r_ids = NULL;
     }
     d.s_ids = ss->ids;
-    for (int c = 0; c < o->s_payloads; c++) {
-        d.side[d.n] = 1;
-        d.src[d.n] = ss->pay[c];
-        d.str[d.n] = ss->stride[c];
-        d.w[d.n] = o->s[c].width;
-        d.dst[d.n++] = o->s[c].data;
-    }
+    for (int c = 0; c < o->s_payloads; c++)
+        dense_add(&d, 1, ss->pay[c], ss->stride[c], o->s[c].width, o->s[c].data);
     launch_dense<K>(d, (const K *)ss->key, (K *)o->key.data, j->hash_keys, total, j->mem.s);
     JLAUNCHED();
 done:
