@@ -310,10 +310,11 @@ static int partition_bits(double rows)
 }
 
 /* A read-back the host waits for (the stream drains; the launches after it
- * start from an idle GPU), in launches: about 15 us on the H200 (PHJ-TR and
- * NPHJ at 300270 x 2275919 rows, whose bytes take 0.03 ms: 0.208 and 0.095
- * ms measured, for 3 and 1 read-backs besides their launches;
- * bench/RESULTS.md, TPC-H, session 8). */
+ * start from an idle GPU), in launches: 15 us at the H200's launch_us, a
+ * round trip's order of magnitude, not measured by itself. With it, the
+ * untuned model gives PHJ-TR and NPHJ at 300270 x 2275919 rows (bytes: 0.03
+ * ms) 0.242 and 0.136 ms against 0.208 and 0.095 measured (3 and 1
+ * read-backs; bench/RESULTS.md, TPC-H, session 8); tune scales the rest. */
 #define SYNC_LAUNCHES 4
 
 /* Fixed costs: launches, allocations and read-backs, added to the last
