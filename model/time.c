@@ -362,6 +362,8 @@ static int gftr_group_bytes(int p, int pb, int i)
     if (pb != 4) return i < p ? pb : 0;
     return i < p / 2 ? 8 : i == p / 2 && (p & 1) ? 4 : 0;
 }
+/* the packed pairs among those groups */
+static int gftr_pairs(int p, int pb) { return pb == 4 ? p / 2 : 0; }
 
 /* Top key bits SMJ's MSD sort partitions n rows on (operators/join_api.cu
  * msd_sort), or 0 where it declines and CUB sorts: values of 8 bytes, more
@@ -422,6 +424,32 @@ static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb,
 
 /* ---- a join's device memory: the operators' allocations replayed -------- */
 
+static double round256(double b) { return ceil(b / 256) * 256; }
+
+/* Scratch of CUB's radix sort of n (key, value) pairs of kb, vb bytes on
+ * `bits` key bits into separate outputs (operators/groupby_sort.cu and
+ * join_api.cu sort_pairs), as CUB's onesweep dispatch sizes it on the H200 (sm_90,
+ * 4-byte offsets): per portion of at most 2^28 - 1 rows and pass, 256
+ * bins of 4 bytes; 256 look-back counters of 4 bytes per tile of a portion
+ * (384 threads of 23 items for (4, 4)-byte pairs, 15 where one side has 8
+ * bytes, 12 for (8, 8)); with more than one 8-bit pass, a second copy of
+ * the keys and the values; each piece 256-aligned, plus 255. One tile's
+ * worth or less (256 threads of 19 items, 9 for 8-byte keys or values) is
+ * sorted by one block and asks 1 byte. Matches every SGB peak measured on
+ * the H200 to the byte (bench/gb_peak_h200.csv), and the GFUR joins' peaks
+ * (tests/test_model.c). */
+static double cub_sort_scratch(double n, int kb, int vb, int bits)
+{
+    const int dom = kb > vb ? kb : vb;
+    if (n <= 256 * (dom > 4 ? 9 : 19)) return 1;
+    const double tile = 384 * (kb == 4 ? (vb < 8 ? 23 : 15) : (vb < 8 ? 15 : 12));
+    const double portion = floor((ldexp(1, 28) - 1) / tile) * tile;
+    const double portions = ceil(n / portion), passes = ceil(bits / 8.0);
+    return round256(portions * passes * 256 * 4) + ceil(fmin(n, portion) / tile) * 256 * 4 +
+           (passes > 1 ? round256(n * kb) + round256(n * vb) : 0) + round256(portions * passes * 4) + 255;
+}
+
+
 /* Bytes held and the most held, as operators/join_api.cu's Mem counts them
  * (its allocations, the output included, the inputs not; groupby_peak
  * counts the group-bys the same way, though their own count leaves their
@@ -450,9 +478,12 @@ static void ms_tmp(memsim *m, double need)
     ms_alloc(m, need);
     m->tmp = need;
 }
-/* CUB's radix sort of n (key, value) pairs into separate outputs: its
- * scratch holds a second copy of both */
-static void ms_cub_sort(memsim *m, double n, int kb, int vb) { ms_tmp(m, n * (kb + vb)); }
+/* CUB's radix sort of n (key, value) pairs on `bits` bits into separate
+ * outputs, its scratch kept for the next sort */
+static void ms_cub_sort(memsim *m, double n, int kb, int vb, int bits)
+{
+    ms_tmp(m, cub_sort_scratch(n, kb, vb, bits));
+}
 /* the own partition's per-tile histograms (768 x 10 tiles: 1 KB each) */
 static double part_hist(double n) { return ceil(n / 7680) * 1024; }
 
@@ -473,7 +504,7 @@ static void ms_group(memsim *m, gj_impl impl, double n, int kb, int pb, int vb, 
         ms_touch(m, (b > 8 ? n * (kb + 8) : 0) + part_hist(n));
     } else {
         if (pair) ms_alloc(m, n * 8); /* the packed copy */
-        ms_cub_sort(m, n, kb, vb);
+        ms_cub_sort(m, n, kb, vb, b);
         if (pair) ms_free(m, n * 8);
     }
 }
@@ -491,7 +522,7 @@ static double ms_side(memsim *m, gj_impl impl, int tr, double n, int kb, int pb,
         return n * vb;
     }
     ms_alloc(m, n * 8); /* iota, ids */
-    ms_cub_sort(m, n, kb, 4);
+    ms_cub_sort(m, n, kb, 4, bits);
     ms_free(m, n * (tr ? 8 : 4));
     return tr ? 0 : n * 4;
 }
@@ -553,12 +584,9 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
             if (!r_in_place) ms_free(&m, S * 4);
             ms_free(&m, r_keep);
             if (tr) ms_rest(&m, impl, S, kb, pb, ps, b, kbits, hot_s);
-            double s_new = 0; /* GFTR: packed pairs unpacked, single columns handed over; GFUR: ids in place */
-            if (tr)
-                for (int i = 0, vb; (vb = gftr_group_bytes(ps, pb, i)) > 0; i++) s_new += pb == 4 && vb == 8 ? M * 8 : 0;
-            else
-                s_new = M * pb * (ps - (ps > 0 && pb == 4));
-            ms_alloc(&m, s_new);
+            /* GFTR: packed pairs unpacked, single columns handed over;
+             * GFUR: the first 4-byte column over the row ids */
+            ms_alloc(&m, tr ? M * 8.0 * gftr_pairs(ps, pb) : M * pb * (ps - (ps > 0 && pb == 4)));
         } else {
             ms_alloc(&m, M * (kb + ps * pb));
         }
@@ -673,7 +701,7 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
         const int r_new = pr - (pr > 0 && pb == 4);
         int s_new = s_transformed ? 0 : 1 + ps; /* untransformed S: key and columns copied */
         if (s_transformed && tr)
-            for (int i = 0, vb; (vb = gftr_group_bytes(ps, pb, i)) > 0; i++) s_new += pb == 4 && vb == 8 ? 2 : 0;
+            s_new = 2 * gftr_pairs(ps, pb);
         else if (s_transformed)
             s_new = ps - (ps > 0 && pb == 4);
         a->allocs += r_new + s_new;
@@ -800,9 +828,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
              * without partitions copies S's key and columns */
             double s_bytes = 0;
             if (impl == GJ_IMPL_PHJ_TR && bits == 0) s_bytes = M * 2.0 * (kb + ps * pb);
-            else
-                for (int i = 0, vb; (vb = gftr_group_bytes(ps, pb, i)) > 0; i++)
-                    if (pb == 4 && vb == 8) s_bytes += M * 16.0;
+            else s_bytes = M * 16.0 * gftr_pairs(ps, pb);
             if (pr) seq(a, "R columns through first[]", M * (4.0 + 2.0 * pr * pb));
             if (s_bytes) seq(a, "S columns unpacked or copied", s_bytes);
             a->kernels += 2;
@@ -900,30 +926,6 @@ typedef struct {
     double items; /* PGB: work items (pieces of partitions)                  */
     int merged;   /* PGB: cut partitions merge their pieces (k_pgb_merge)    */
 } gb_plan;
-
-static double round256(double b) { return ceil(b / 256) * 256; }
-
-/* Scratch of CUB's radix sort of n (key, value) pairs of kb, vb bytes on
- * `bits` key bits into separate outputs (operators/groupby_sort.cu
- * sort_pairs), as CUB's onesweep dispatch sizes it on the H200 (sm_90,
- * 4-byte offsets): per portion of at most 2^28 - 1 rows and pass, 256
- * bins of 4 bytes; 256 look-back counters of 4 bytes per tile of a portion
- * (384 threads of 23 items for (4, 4)-byte pairs, 15 where one side has 8
- * bytes, 12 for (8, 8)); with more than one 8-bit pass, a second copy of
- * the keys and the values; each piece 256-aligned, plus 255. One tile's
- * worth or less (256 threads of 19 items, 9 for 8-byte keys or values) is
- * sorted by one block and asks 1 byte. Matches every SGB peak measured on
- * the H200 to the byte (bench/gb_peak_h200.csv). */
-static double gb_sort_scratch(double n, int kb, int vb, int bits)
-{
-    const int dom = kb > vb ? kb : vb;
-    if (n <= 256 * (dom > 4 ? 9 : 19)) return 1;
-    const double tile = 384 * (kb == 4 ? (vb < 8 ? 23 : 15) : (vb < 8 ? 15 : 12));
-    const double portion = floor((ldexp(1, 28) - 1) / tile) * tile;
-    const double portions = ceil(n / portion), passes = ceil(bits / 8.0);
-    return round256(portions * passes * 256 * 4) + ceil(fmin(n, portion) / tile) * 256 * 4 +
-           (passes > 1 ? round256(n * kb) + round256(n * vb) : 0) + round256(portions * passes * 4) + 255;
-}
 
 /* What PGB's partition of n (key, value of vb bytes) rows on `bits` bits
  * holds besides its output (operators/groupby_api.cu pgb_part_tmp, noted
@@ -1023,10 +1025,10 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
         ms_alloc(&m, n * (kb + 8)); /* sorted keys, head flags, group ids */
         if (tr) {
             ms_alloc(&m, n * pb);
-            ms_touch(&m, gb_sort_scratch(n, kb, pb, 8 * kb));
+            ms_touch(&m, cub_sort_scratch(n, kb, pb, 8 * kb));
         } else {
             ms_alloc(&m, n * 8); /* iota, row ids */
-            ms_touch(&m, gb_sort_scratch(n, kb, 4, 8 * kb));
+            ms_touch(&m, cub_sort_scratch(n, kb, 4, 8 * kb));
             ms_free(&m, n * 4);
         }
         ms_alloc(&m, g * (kb + outb + hid) + (special ? g * 4 : 0)); /* the output, group starts */
@@ -1035,12 +1037,12 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
             ms_alloc(&m, n * kb); /* the sorts' junk key output */
             for (int c = 1; c < cols; c++) {
                 ms_alloc(&m, n * pb);
-                ms_touch(&m, de ? gb_sort_scratch(n, 4, pb, bits) : gb_sort_scratch(n, kb, pb, 8 * kb));
+                ms_touch(&m, de ? cub_sort_scratch(n, 4, pb, bits) : cub_sort_scratch(n, kb, pb, 8 * kb));
             }
         }
         /* sorted_special: five columns, sorted by value, then stably by key or code */
         const int kw = de ? 4 : kb, eb = de ? bits : 8 * kb;
-        const double sorts = fmax(gb_sort_scratch(n, pb, kw, 8 * pb), gb_sort_scratch(n, kw, pb, eb));
+        const double sorts = fmax(cub_sort_scratch(n, pb, kw, 8 * pb), cub_sort_scratch(n, kw, pb, eb));
         for (int i = 0; i < special; i++) ms_touch(&m, n * (3 * pb + 2 * kw) + sorts);
     } else { /* PGB-UR, PGB-TR */
         const double parts = ldexp(1, pl->bits), hint = fmin((double)w->groups, n);
@@ -1065,7 +1067,7 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
     }
     if (w->sorted_output && !gj_impl_sorts_output(impl) && g >= 2) {
         ms_alloc(&m, g * (8 + kb)); /* row ids, permutation, sorted keys */
-        ms_touch(&m, gb_sort_scratch(g, kb, 4, 8 * kb));
+        ms_touch(&m, cub_sort_scratch(g, kb, 4, 8 * kb));
         ms_free(&m, key_rows * kb);
         for (int i = 0; i < w->n_aggs; i++) { /* each column permuted into a new one */
             const int width = w->aggs[i] == GJ_AGG_MIN || w->aggs[i] == GJ_AGG_MAX ? pb : 8;

@@ -737,10 +737,7 @@ void side_free(Job *j, Side *x)
  *     unpacked);
  *   - first[] (4 bytes a row) is overwritten by the first 4-byte R payload
  *     column, GFUR's S row ids by the first 4-byte S payload column.
- * One launch a side, R's sources released before S's output columns are
- * allocated, when S was transformed; one launch for both when S's columns
- * are copied from the input (NPHJ): the copy then streams while R's
- * gathers wait. H200, 2026-11-23, materialize ms on W1 / W3 / W5, the
+ * The launches as dense_split says. H200, 2026-11-23, materialize ms on W1 / W3 / W5, the
  * compacting WRITE -> this (bench/RESULTS.md, Joins, session 8):
  * PHJ-TR 2.54 / 2.29 / 5.84 -> 1.36 / 1.28 / 3.95, SMJ-TR 1.82 / 1.70 /
  * 7.33 -> 1.31 / 1.25 / 5.92; peak on W1 (the output included) GFTR 6.44
@@ -766,6 +763,16 @@ int dense_mode()
 struct DensePolicy {
     enum { THREADS = 512, MINB = 2, V = 4 };
 };
+
+/* Write the dense kernel's columns a side at a time (R's sources released
+ * before S's) when S was transformed; both in one launch when S's columns
+ * are copied from the input (NPHJ), as the copy streams while R's gathers
+ * wait. GJ_JOIN_DENSE=split or fused forces one. */
+bool dense_split(Job *j, const Side *ss)
+{
+    const int mode = dense_mode();
+    return mode == DENSE_SPLIT || (mode != DENSE_FUSED && mem_owns(&j->mem, ss->key));
+}
 
 /* one more output column for dense_write_kernel: side 0 (R) or 1 (S), its
  * source with stride str, w bytes a value */
@@ -795,8 +802,7 @@ int write_dense(Job *j, int gftr, int br, int bs, Side *rs, Side *ss, uint32_t *
     const u64 n = j->s->rows;
     DenseCols d;
     bool r_in_place = false, s_in_place = false;
-    const int mode = dense_mode();
-    const bool split = mode == DENSE_SPLIT || (mode == DENSE_AUTO && mem_owns(&j->mem, ss->key));
+    const bool split = dense_split(j, ss);
     const K *ksrc = NULL;
     K *kdst = NULL;
     memset(&d, 0, sizeof d);
@@ -883,9 +889,11 @@ struct MatchedRow {
  *     where at most an eighth of S matched, where the WRITE kernels' pass
  *     over every S row's first[] (block scans of 2048 rows) outweighs the
  *     few gathers;
- *   - if most work items have output: the WRITE kernels skip the others,
- *     the select reads every S row (TPC-H q18j2, 4368 of 60 M S rows
- *     matched in 17% of the items: PHJ 0.24 -> 0.35 ms with the select);
+ *   - if most work items have output: PHJ's WRITE kernel skips the
+ *     others, the select reads every S row (TPC-H q18j2, 4368 of 60 M S
+ *     rows matched in 17% of the items: PHJ 0.24 -> 0.35 ms with the
+ *     select); SMJ's and NPHJ's scan every tile, so the rule is cautious
+ *     there (not measured apart);
  *   - from 2^24 S rows: the select's launches and scratch cost about 20 us
  *     (q19j, q5j3, q7j3, 1.3-1.8 M S rows: NPHJ 0.071 -> 0.088, 0.079 ->
  *     0.092, 0.099 -> 0.121 ms with it).
@@ -917,11 +925,10 @@ int write_selected(Job *j, u64 total, const Side *rs, const Side *ss, const uint
     u64 *nsel = NULL;
     size_t need = 0;
     DenseCols d;
-    const int mode = dense_mode();
-    const bool split = mode == DENSE_SPLIT || (mode != DENSE_FUSED && mem_owns(&j->mem, ss->key));
+    const bool split = dense_split(j, ss);
     const thrust::counting_iterator<uint32_t> rows(0);
     JCUDA(mem_alloc(&j->mem, (void **)&sel, total * 4));
-    JCUDA(mem_alloc(&j->mem, (void **)&nsel, 8));
+    JCUDA(mem_alloc(&j->mem, (void **)&nsel, 8)); /* CUB's count: `total` already, not read back */
     JCUDA(cub::DeviceSelect::If(NULL, need, rows, sel, nsel, (int64_t)j->s->rows, MatchedRow{first}, j->mem.s));
     if ((rc = tmp_ensure(j, need)) != GJ_OK) goto done;
     need = j->tmp_bytes;
@@ -951,11 +958,12 @@ done:
 }
 
 /* After the COUNT pass (hv: the output's rows, whether some S row matched
- * several R rows, the work items with output of `items`): the dense
- * write, which finishes the job
- * (*finished), or the remaining GFTR columns and the output for the
- * compacting WRITE, R's keys released first when no second probe reads
- * them. Marks where the materialize phase starts (and, dense, ends). */
+ * several R rows, the work items with output of `items`): the dense write;
+ * or the remaining GFTR columns and the output, R's keys released first
+ * when no second probe reads them, then the select (write_selected) when
+ * compact_by_select says so. Both finish the job (*finished); otherwise
+ * the caller launches its WRITE kernels. Marks where the materialize phase
+ * starts (and, when finished, ends). */
 template <typename K>
 int materialize_begin(Job *j, gj_phase_timer *tm, int gftr, int br, int bs, Side *rs, Side *ss,
                       uint32_t *first, u64 items, const u64 hv[3], Emit *e, bool *finished)
@@ -1067,8 +1075,9 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     tbits = table_bits((uint32_t)h_max);
     if (tbits < P::MIN_TABLE_BITS) tbits = P::MIN_TABLE_BITS;
     smem = ((size_t)1 << tbits) * (sizeof(K) + 4);
-    /* cnt: n_items counts, then 0 for the scan (-> total), then the flag
-     * "some item has an S row with several matches" */
+    /* cnt: n_items counts, then 0 for the scan (-> total), the flag "some
+     * item has an S row with several matches" and the items with output
+     * (scan_counts) */
     JCUDA(mem_alloc(&j->mem, (void **)&cnt, (n_items + 3) * 8));
     JCUDA(cudaMemsetAsync(cnt + n_items, 0, 24, j->mem.s));
     JCUDA(mem_alloc(&j->mem, (void **)&multi, n_items + 1));
@@ -1096,8 +1105,8 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
         phj_unvisited_kernel<<<grid_for(parts, 256), 256, 0, j->mem.s>>>(rstart, sstart, parts, first);
         JLAUNCHED();
     }
-    if ((rc = materialize_begin<K>(j, tm, gftr, bits, bits, &rs, &ss, first, n_items, hv, e, &finished)) != GJ_OK ||
-        finished)
+    rc = materialize_begin<K>(j, tm, gftr, bits, bits, &rs, &ss, first, n_items, hv, e, &finished);
+    if (rc != GJ_OK || finished)
         goto done;
     if (n_items && total) {
         /* items whose S rows matched at most once: compaction of first[] */
@@ -1157,7 +1166,8 @@ int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
         tk = NULL;
         tid = NULL;
     }
-    if ((rc = materialize_begin<K>(j, tm, 0, 0, 0, &rs, &ss, first, tiles, hv, e, &finished)) != GJ_OK || finished)
+    rc = materialize_begin<K>(j, tm, 0, 0, 0, &rs, &ss, first, tiles, hv, e, &finished);
+    if (rc != GJ_OK || finished)
         goto done;
     if (total) {
         nphj_match_kernel<K, true, P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
@@ -1222,8 +1232,8 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     JLAUNCHED();
     if ((rc = scan_counts(j, cnt, tiles, hv)) != GJ_OK) goto done;
     total = hv[0];
-    if ((rc = materialize_begin<K>(j, tm, gftr, br, bs, &rs, &ss, first, tiles, hv, e, &finished)) != GJ_OK ||
-        finished)
+    rc = materialize_begin<K>(j, tm, gftr, br, bs, &rs, &ss, first, tiles, hv, e, &finished);
+    if (rc != GJ_OK || finished)
         goto done;
     if (total) {
         smj_match_kernel<K, true, P::THREADS, P::IPT><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(

@@ -42,7 +42,8 @@ struct Emit {
 /* S rows of partitions without R rows: no work item visits them, so the
  * COUNT pass leaves their first[] unset; mark them unmatched for a reader
  * of every S row's first[] (write_selected). A thread a partition. */
-__global__ void phj_unvisited_kernel(const uint32_t *rstart, const uint32_t *sstart, uint32_t P, uint32_t *first)
+__global__ void phj_unvisited_kernel(const uint32_t *rstart, const uint32_t *sstart, uint32_t P,
+                                     uint32_t *first)
 {
     for (uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < P; p += gridDim.x * blockDim.x)
         if (rstart[p + 1] == rstart[p])
@@ -390,12 +391,12 @@ __global__ __launch_bounds__(THREADS, 1024 / THREADS) void phj_write_unique_kern
 }
 
 /* Dense WRITE: every S row matched exactly one R row, so output row i is
- * S's probe-order row i and nothing is compacted; or, with sel (the S rows
- * that matched once, in order), output row i is S's row sel[i]. Column c of the output
- * takes src[c][row * str[c]], row = R's (first[i], through r_ids when
- * given: GFUR) or S's (i, through s_ids when given) as side[c] says; the
- * key kdst[i] = ksrc[i], unhashed when asked. One launch may write both
- * sides' columns or one side's. A destination may be first[] or s_ids
+ * S's probe-order row s = i and nothing is compacted; or, with sel (the S
+ * rows that matched, in order), s = sel[i]. Column c of the output takes
+ * src[c][row * str[c]], row = R's (first[s], through r_ids when given:
+ * GFUR) or S's (s, through s_ids when given) as side[c] says; the key
+ * kdst[i] = ksrc[s], unhashed when asked. One launch may write both sides'
+ * columns or one side's. Without sel a destination may be first[] or s_ids
  * itself (a 4-byte column over the 4-byte index it came from): each thread
  * reads row i's indices before it writes row i and no other thread touches
  * row i, so those arrays become output columns in place (plain loads for
@@ -443,7 +444,8 @@ __global__ __launch_bounds__(THREADS, MINB) void dense_write_kernel(DenseCols d,
                 const uint32_t *src = (const uint32_t *)d.src[c];
                 uint32_t v[V];
 #pragma unroll
-                for (int k = 0; k < V; k++) v[k] = at[k] < rows ? __ldg(src + (sc ? sr[k] : rr[k]) * d.str[c]) : 0;
+                for (int k = 0; k < V; k++)
+                    v[k] = at[k] < rows ? __ldg(src + (sc ? sr[k] : rr[k]) * d.str[c]) : 0;
 #pragma unroll
                 for (int k = 0; k < V; k++)
                     if (at[k] < rows) ((uint32_t *)d.dst[c])[at[k]] = v[k];
