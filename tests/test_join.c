@@ -498,6 +498,31 @@ static void test_gpu_smj_msd_paths(void **state)
     pkfk_case(300007, 300001, 1, 8, 1, 2, W8, 1ULL << 40);
 }
 
+/* A probe side spread thinly over a large build side, where SMJ's threads
+ * gallop between their S rows (operators/join_kernels.cuh gallop): gaps of
+ * about 256 R rows (2^20 x 4096, as the validation grid's join-small-probe),
+ * gaps that double from row to row with runs of 3 equal R keys (each S row
+ * matches 3 times; the last steps overshoot the R window), and S keys past
+ * R's largest, 8-byte keys. */
+static void test_gpu_sparse_probe_side(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 53;
+    pkfk_case(1ULL << 20, 4096, 1, 4, 2, 2, W4, 0);
+    pkfk_case(1ULL << 20, 4099, 0.3, 8, 1, 1, W8, 1ULL << 33);
+    gj_dtable hr, hs;
+    const uint64_t nr = 3 * (1ULL << 18);
+    host_table(&hr, nr, 8, 1, W8);
+    host_table(&hs, 64, 8, 2, W8);
+    for (uint64_t i = 0; i < nr; i++) hset(&hr.key, i, ((i * 7919) % nr) / 3); /* keys 0..2^18-1, 3 each */
+    for (uint64_t i = 0; i < hs.rows; i++) /* 0, 1, 3, 7, ... 2^18 - 1 match; the rest are past R */
+        hset(&hs.key, i, i < 19 ? (1ULL << i) - 1 : (1ULL << 18) + i * 1000);
+    check_all(&hr, &hs, 3 * 19);
+    gj_htable_free(&hr);
+    gj_htable_free(&hs);
+}
+
 /* A build side small enough for PHJ to skip partitioning (|R| <= 2048: one
  * partition, the item map and the read-back skipped) against a probe side of
  * several S chunks (16384 rows a work item), with and without matches, with
@@ -645,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_gpu_match_ratio_zero),
         cmocka_unit_test(test_gpu_every_row_matches),
         cmocka_unit_test(test_gpu_small_build_side),
+        cmocka_unit_test(test_gpu_sparse_probe_side),
         cmocka_unit_test(test_gpu_partition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
