@@ -488,25 +488,13 @@ static void ms_cub_sort(memsim *m, double n, int kb, int vb, int bits)
 static double part_hist(double n) { return ceil(n / 7680) * 1024; }
 
 /* One GFTR group of n rows moved with the key (transform_cols): its column,
- * then the scratch of the sort gftr_sort chooses. Returns the bytes the
- * group holds: its column, and for the own partition's lean order (S's
- * packed pairs in two passes) the quarter more that its buffer keeps. */
-static double ms_group(memsim *m, gj_impl impl, int s_side, double n, int kb, int pb, int vb, int bits,
-                       int kbits, double hot)
+ * then the scratch of the sort gftr_sort chooses. */
+static void ms_group(memsim *m, gj_impl impl, double n, int kb, int pb, int vb, int bits, int kbits, double hot)
 {
     const int pair = pb == 4 && vb == 8;
     const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
     int t = 0;
     const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, &t);
-    if (how == GROUP_OWN && pair && s_side && b > 8 && n >= GJ_PART_LEAN_MIN) {
-        const double held = (n + floor(n / GJ_PART_LEAN_DIV)) * 8;
-        /* the keys' scratch, the passes' histograms (the second's over
-         * segment tiles), then the buffer */
-        ms_alloc(m, n * kb + part_hist(n) + 256 * 1024);
-        ms_alloc(m, held);
-        ms_free(m, n * kb + part_hist(n) + 256 * 1024);
-        return held;
-    }
     ms_alloc(m, n * vb);
     if (how == GROUP_MSD) { /* releases CUB's scratch first; its output is the partition's scratch */
         ms_free(m, m->tmp);
@@ -519,18 +507,20 @@ static double ms_group(memsim *m, gj_impl impl, int s_side, double n, int kb, in
         ms_cub_sort(m, n, kb, vb, b);
         if (pair) ms_free(m, n * 8);
     }
-    return n * vb;
 }
 
 /* transform_side: the keys, then GFTR's first group or GFUR's row ids
  * (sorted from an iota by CUB). Returns the bytes the side keeps beside
  * its keys. */
-static double ms_side(memsim *m, gj_impl impl, int s_side, int tr, double n, int kb, int pb, int p, int bits,
-                      int kbits,
+static double ms_side(memsim *m, gj_impl impl, int tr, double n, int kb, int pb, int p, int bits, int kbits,
                       double hot)
 {
     ms_alloc(m, n * kb);
-    if (tr && p) return ms_group(m, impl, s_side, n, kb, pb, gftr_group_bytes(p, pb, 0), bits, kbits, hot);
+    if (tr && p) {
+        const int vb = gftr_group_bytes(p, pb, 0);
+        ms_group(m, impl, n, kb, pb, vb, bits, kbits, hot);
+        return n * vb;
+    }
     ms_alloc(m, n * 8); /* iota, ids */
     ms_cub_sort(m, n, kb, 4, bits);
     ms_free(m, n * (tr ? 8 : 4));
@@ -538,12 +528,13 @@ static double ms_side(memsim *m, gj_impl impl, int s_side, int tr, double n, int
 }
 
 /* GFTR's remaining groups of a side (transform_rest); returns their bytes */
-static double ms_rest(memsim *m, gj_impl impl, int s_side, double n, int kb, int pb, int p, int bits, int kbits,
-                      double hot)
+static double ms_rest(memsim *m, gj_impl impl, double n, int kb, int pb, int p, int bits, int kbits, double hot)
 {
     double held = 0;
-    for (int i = 1, vb; (vb = gftr_group_bytes(p, pb, i)) > 0; i++)
-        held += ms_group(m, impl, s_side, n, kb, pb, vb, bits, kbits, hot);
+    for (int i = 1, vb; (vb = gftr_group_bytes(p, pb, i)) > 0; i++) {
+        ms_group(m, impl, n, kb, pb, vb, bits, kbits, hot);
+        held += n * vb;
+    }
     return held;
 }
 
@@ -571,8 +562,8 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
         s_owned = 0; /* one partition: neither side is transformed */
     } else {
         const int b = impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR ? kbits : bits;
-        r_keep = R * kb + ms_side(&m, impl, 0, tr, R, kb, pb, pr, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_r : 1);
-        ms_side(&m, impl, 1, tr, S, kb, pb, ps, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_s : 1);
+        r_keep = R * kb + ms_side(&m, impl, tr, R, kb, pb, pr, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_r : 1);
+        ms_side(&m, impl, tr, S, kb, pb, ps, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_s : 1);
         ms_free(&m, m.tmp);
         m.tmp = 0;
     }
@@ -583,7 +574,7 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
     }
     const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
     if (dense) {
-        if (tr && s_owned) r_keep += ms_rest(&m, impl, 0, R, kb, pb, pr, b, kbits, hot_r);
+        if (tr && s_owned) r_keep += ms_rest(&m, impl, R, kb, pb, pr, b, kbits, hot_r);
         if (s_owned) {
             ms_free(&m, R * kb);
             r_keep -= R * kb;
@@ -592,7 +583,7 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
         if (s_owned) { /* a side at a time */
             if (!r_in_place) ms_free(&m, S * 4);
             ms_free(&m, r_keep);
-            if (tr) ms_rest(&m, impl, 1, S, kb, pb, ps, b, kbits, hot_s);
+            if (tr) ms_rest(&m, impl, S, kb, pb, ps, b, kbits, hot_s);
             /* GFTR: packed pairs unpacked, single columns handed over;
              * GFUR: the first 4-byte column over the row ids */
             ms_alloc(&m, tr ? M * 8.0 * gftr_pairs(ps, pb) : M * pb * (ps - (ps > 0 && pb == 4)));
@@ -602,8 +593,8 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
         return m.peak;
     }
     if (tr && s_owned) {
-        ms_rest(&m, impl, 0, R, kb, pb, pr, b, kbits, hot_r);
-        ms_rest(&m, impl, 1, S, kb, pb, ps, b, kbits, hot_s);
+        ms_rest(&m, impl, R, kb, pb, pr, b, kbits, hot_r);
+        ms_rest(&m, impl, S, kb, pb, ps, b, kbits, hot_s);
     }
     if (!multi && s_owned) ms_free(&m, R * kb);
     ms_alloc(&m, out);

@@ -57,7 +57,6 @@ struct PhjPolicy {
  * tile-major histogram and joint staging measured slower). */
 struct PartPolicy {
     enum { THREADS = 384, ITEMS = 15, MINB = 1, MAX_BITS = GJ_PART_MAX_BITS };
-    enum { LEAN_DIV = GJ_PART_LEAN_DIV, LEAN_MIN = GJ_PART_LEAN_MIN };
 };
 /* NPHJ: global table of 2^ceil(log2(2|R|)) slots; probe tiles of TILE rows.
  * H200, W1: build 18.4 ms (7.3 G inserts/s), COUNT probe 11.7 ms, WRITE 7.9 ms. */
@@ -136,7 +135,6 @@ struct Job {
     size_t tmp_bytes;
     gj_ctx *ctx;
     int hash_keys;         /* PHJ: partition and match on hashed keys          */
-    u64 vscratch_rows;     /* least rows of partition_run's value scratch      */
     void *hkey_r, *hkey_s; /* the hashed key columns, made when CUB needs them */
 };
 
@@ -218,57 +216,27 @@ bool use_partition(int b0, int b1)
 }
 
 /* Stable partition of (key, value) on key bits [lo0, lo0 + bits), 1 <= bits
- * <= 16: ceil(bits / 8) passes (join_partition.cuh) with the tile shape C
- * (THREADS, ITEMS, MINB, DYN). Values of the first pass: vin (PV_COPY),
- * va | vb << 32 (PV_PACK) or the row index (PV_IOTA).
- *
- * Two passes, LSD order: the low digit into a scratch pair of n rows (xk,
- * xv when given, the caller's; else allocated here), then the high digit
- * into the output.
- *
- * Two passes with vlean: the values' output is allocated here and returned
- * in *vlean (vout unused), with a scratch of a quarter of the values instead
- * of all of them. MSD order: the high digit first, the values into rows
- * [X, X + n) of a buffer of n + X rows (X: a quarter of n, or the largest
- * high-digit segment if larger); then the low digit within each segment
- * (segmented tiles, TileMap), the values into rows [0, n) of the same
- * buffer, in chunks of whole segments of at most X rows, one launch each: a
- * chunk's rows [a, b) overwrite values of pass one's rows [a - X, b - X),
- * which earlier launches have read. The keys go through a scratch of n as
- * in LSD order. Both orders give the stable sort on the bits. This is
- * PHJ-TR's transform of the pairs (transform_cols): W1's peak was S's
- * scratch pair beside R's and S's partitioned columns (bench/RESULTS.md,
- * Joins, session 9). One read-back more (the segments' sizes). One pass
- * with vlean: *vlean is a plain output of n rows. */
-template <typename K, int HT, bool HASH>
-cudaError_t hist_launch(const K *ks, const TileMap &m, int lo, uint32_t mask, uint32_t *hist, int grid_max,
-                        cudaStream_t st)
-{
-    const uint32_t t = m.t1 - m.t0;
-    part_hist_kernel<K, HT, HASH><<<t < (uint32_t)grid_max ? t : grid_max, HT, 0, st>>>(ks, m, lo, mask, hist);
-    return cudaPeekAtLastError();
-}
-
+ * <= 16: ceil(bits / 8) LSD passes (join_partition.cuh) with the tile shape
+ * C (THREADS, ITEMS, MINB, DYN). Values of the first pass: vin (PV_COPY),
+ * va | vb << 32 (PV_PACK) or the row index (PV_IOTA). Two passes go through
+ * a scratch pair of n rows: xk, xv when given (the caller's), else
+ * allocated here. */
 template <typename C, typename K, typename V, int MODE, bool HASH>
 int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb,
-                  V *vout, u64 n, int bits, int lo0, K *xk, V *xv, V **vlean)
+                  V *vout, u64 n, int bits, int lo0, K *xk, V *xv)
 {
-    enum { TILE = C::THREADS * C::ITEMS, HT = 384, PMAX = 256 };
+    enum { TILE = C::THREADS * C::ITEMS, HT = 384 };
     static_assert(TILE % (16 / sizeof(K)) == 0, "histogram vector loads need whole vectors per tile");
     const size_t dyn = C::DYN ? sizeof(PartSmem<K, V, C::THREADS, C::ITEMS>) : 0;
-    int rc = GJ_OK, dev = 0, sms = 0, occ_h = 0, occ_s = 0, occ_c = 0, gs = 0, gc = 0;
+    int rc = GJ_OK, dev = 0, sms = 0, occ_h = 0, occ_s = 0, occ_c = 0;
     const int passes = (bits + 7) / 8;
-    const bool lean = vlean && passes == 2;
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
-    const TileMap um = {NULL, n, tiles, TILE, 0, tiles};
     auto *ks1 = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::DYN>;
     auto *ks2 = part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::DYN>;
     K *tk = NULL, *tk_own = NULL;
     V *tv = NULL, *tv_own = NULL;
-    uint32_t *hist = NULL, *seg = NULL, hs[2 * (PMAX + 1)];
-    SegTile *tt = NULL;
+    uint32_t *hist = NULL;
     int lo = lo0;
-    if (vlean) *vlean = NULL;
     if (n == 0) goto done;
     JCUDA(cudaGetDevice(&dev));
     JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -279,80 +247,16 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_h, part_hist_kernel<K, HT>, HT, 0));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_s, ks1, C::THREADS, dyn));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_c, ks2, C::THREADS, dyn));
-    gs = sms * occ_s;
-    gc = sms * occ_c;
-    if (vlean && !lean) {
-        JCUDA(mem_alloc(&j->mem, (void **)&vout, n * sizeof(V)));
-        *vlean = vout;
-    }
-    if (passes > 1 && xk) {
+    if (passes > 1 && xk && xv) {
         tk = xk;
+        tv = xv;
     } else if (passes > 1) {
         JCUDA(mem_alloc(&j->mem, (void **)&tk_own, n * sizeof(K)));
+        JCUDA(mem_alloc(&j->mem, (void **)&tv_own, n * sizeof(V)));
         tk = tk_own;
-    }
-    if (passes > 1 && !lean && xv) {
-        tv = xv;
-    } else if (passes > 1 && !lean) {
-        JCUDA(mem_alloc(&j->mem, (void **)&tv_own, (n > j->vscratch_rows ? n : j->vscratch_rows) * sizeof(V)));
         tv = tv_own;
     }
-    JCUDA(mem_alloc(&j->mem, (void **)&hist, (size_t)256 * (tiles + (lean ? PMAX : 0)) * 4));
-    if (lean) {
-        const int wl = bits - bits / 2, wh = bits / 2;
-        const uint32_t P = 1u << wh, maskl = (1u << wl) - 1;
-        uint32_t *start = hs, *ft = hs + PMAX + 1;
-        u64 big = 0, X = n / PartPolicy::LEAN_DIV;
-        /* the buffer first, while the GPU is busy (an allocation after the
-         * read-back below would keep it idle), grown if a segment is larger */
-        JCUDA(mem_alloc(&j->mem, (void **)vlean, (n + X) * sizeof(V)));
-        JCUDA(mem_alloc(&j->mem, (void **)&seg, sizeof hs));
-        /* pass 1 on the high digit: counts, their scan, the segments */
-        JCUDA((hist_launch<K, HT, HASH>(kin, um, lo0 + wl, P - 1, hist, sms * occ_h, j->mem.s)));
-        if ((rc = exclusive_sum(j, hist, hist, (u64)P * tiles)) != GJ_OK) goto done;
-        part_starts_kernel<<<1, 256, 0, j->mem.s>>>(hist, tiles, P, seg);
-        JLAUNCHED();
-        JCUDA(cudaMemcpyAsync(start, seg, P * 4, cudaMemcpyDeviceToHost, j->mem.s));
-        JCUDA(cudaStreamSynchronize(j->mem.s));
-        start[P] = (uint32_t)n;
-        ft[0] = 0;
-        for (uint32_t p = 0; p < P; p++) {
-            const uint32_t len = start[p + 1] - start[p];
-            big = len > big ? len : big;
-            ft[p + 1] = ft[p] + (len + TILE - 1) / TILE;
-        }
-        if (big > X) {
-            X = big;
-            mem_free(&j->mem, *vlean);
-            JCUDA(mem_alloc(&j->mem, (void **)vlean, (n + X) * sizeof(V)));
-        }
-        vout = *vlean;
-        tv = vout + X;
-        ks1<<<tiles < (uint32_t)gs ? tiles : gs, C::THREADS, dyn, j->mem.s>>>(kin, vin, va, vb, tk, tv, um,
-                                                                             lo0 + wl, P - 1, hist);
-        JLAUNCHED();
-        /* pass 2 on the low digit within the segments */
-        JCUDA(mem_alloc(&j->mem, (void **)&tt, (size_t)ft[P] * sizeof *tt));
-        JCUDA(cudaMemcpyAsync(seg, hs, sizeof hs, cudaMemcpyHostToDevice, j->mem.s));
-        seg_tiles_kernel<<<grid_for(ft[P], 256), 256, 0, j->mem.s>>>(seg, seg + PMAX + 1, P, TILE, maskl + 1,
-                                                                     tt);
-        JLAUNCHED();
-        const TileMap sm = {tt, n, ft[P], TILE, 0, ft[P]};
-        JCUDA((hist_launch<K, HT, false>(tk, sm, lo0, maskl, hist, sms * occ_h, j->mem.s)));
-        if ((rc = exclusive_sum(j, hist, hist, (u64)(maskl + 1) * ft[P])) != GJ_OK) goto done;
-        for (uint32_t a = 0, b; a < P; a = b) {
-            for (b = a + 1; b < P && start[b + 1] - start[a] <= X; b++) {
-            }
-            TileMap cm = sm;
-            cm.t0 = ft[a];
-            cm.t1 = ft[b];
-            if (cm.t1 == cm.t0) continue;
-            ks2<<<cm.t1 - cm.t0 < (uint32_t)gc ? cm.t1 - cm.t0 : gc, C::THREADS, dyn, j->mem.s>>>(
-                tk, tv, NULL, NULL, kout, vout, cm, lo0, maskl, hist);
-            JLAUNCHED();
-        }
-        goto done;
-    }
+    JCUDA(mem_alloc(&j->mem, (void **)&hist, (size_t)256 * tiles * 4));
     for (int p = 0; p < passes; p++) {
         const int w = bits / passes + (p < bits % passes ? 1 : 0);
         const uint32_t mask = (1u << w) - 1;
@@ -360,22 +264,25 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         const V *vs = p == 0 ? vin : ((passes - p) % 2 ? tv : vout);
         K *kd = (passes - 1 - p) % 2 ? tk : kout;
         V *vd = (passes - 1 - p) % 2 ? tv : vout;
-        if (p == 0) JCUDA((hist_launch<K, HT, HASH>(ks, um, lo, mask, hist, sms * occ_h, j->mem.s)));
-        else JCUDA((hist_launch<K, HT, false>(ks, um, lo, mask, hist, sms * occ_h, j->mem.s)));
-        if ((rc = exclusive_sum(j, hist, hist, (u64)(mask + 1) * tiles)) != GJ_OK) goto done;
+        const u64 nh = (u64)(mask + 1) * tiles;
+        const unsigned gh = (unsigned)(tiles < (uint32_t)(sms * occ_h) ? tiles : sms * occ_h);
+        if (p == 0)
+            part_hist_kernel<K, HT, HASH><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE);
+        else
+            part_hist_kernel<K, HT><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE);
+        JLAUNCHED();
+        if ((rc = exclusive_sum(j, hist, hist, nh)) != GJ_OK) goto done;
         if (p == 0) {
-            ks1<<<tiles < (uint32_t)gs ? tiles : gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, va, vb, kd, vd, um,
-                                                                                 lo, mask, hist);
+            const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_s) ? tiles : sms * occ_s);
+            ks1<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, va, vb, kd, vd, n, lo, mask, hist, tiles);
         } else {
-            ks2<<<tiles < (uint32_t)gc ? tiles : gc, C::THREADS, dyn, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd,
-                                                                                 um, lo, mask, hist);
+            const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_c) ? tiles : sms * occ_c);
+            ks2<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd, n, lo, mask, hist, tiles);
         }
         JLAUNCHED();
         lo += w;
     }
 done:
-    mem_free(&j->mem, tt);
-    mem_free(&j->mem, seg);
     mem_free(&j->mem, hist);
     mem_free(&j->mem, tv_own);
     mem_free(&j->mem, tk_own);
@@ -390,8 +297,7 @@ struct PartCfg {
 
 template <typename K, typename V, int MODE, bool HASH = false>
 int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va,
-                    const uint32_t *vb, V *vout, u64 n, int bits, int lo0 = 0, K *xk = NULL, V *xv = NULL,
-                    V **vlean = NULL)
+                    const uint32_t *vb, V *vout, u64 n, int bits, int lo0 = 0, K *xk = NULL, V *xv = NULL)
 {
     typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false> P;
     if constexpr (sizeof(K) == 4 && sizeof(V) == 8) {
@@ -404,9 +310,9 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
         const char *e = getenv("GJ_JOIN_PART_SHAPE");
         if (!(e && strcmp(e, "384x15") == 0))
             return partition_run<PartCfg<768, 10, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
-                                                                              bits, lo0, xk, xv, vlean);
+                                                                              bits, lo0, xk, xv);
     }
-    return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits, lo0, xk, xv, vlean);
+    return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits, lo0, xk, xv);
 }
 
 /* MSD sort, for SMJ's keys of more than 16 bits with 8-byte values (a
@@ -599,27 +505,19 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
         const uint32_t *va = (const uint32_t *)x->payload[c].data, *vb = NULL;
         bool sorted = false;
         if (pair) {
-            /* S's two partition passes make the pairs' buffer themselves,
-             * with a quarter of a scratch (partition_run's lean order): the
-             * peak is S's partition beside R's transformed columns. (R's
-             * scratch is not at the peak, and its buffer would hold the
-             * quarter through the join.) */
-            const bool lean = x == j->s && use_partition(b0, b1) && b1 > 8 && n >= PartPolicy::LEAN_MIN;
-            u64 **vl = lean ? (u64 **)&pt : NULL;
             vb = (const uint32_t *)x->payload[c + 1].data;
-            if (!lean) JCUDA(mem_alloc(&j->mem, &pt, n * 8));
+            JCUDA(mem_alloc(&j->mem, &pt, n * 8));
             /* packing fused into the first pass: the MSD sort (more than
              * 16 bits) or the partition (at most 16; hashing too) */
-            if (b0 == 0 && !lean)
+            if (b0 == 0)
                 rc = msd_sort<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key, NULL, va, vb, (u64 *)pt,
                                                n, b1, &sorted);
             if (rc == GJ_OK && !sorted && use_partition(b0, b1)) {
                 rc = j->hash_keys ? partition_pairs<K, u64, PV_PACK, true>(j, (const K *)x->key.data,
                                                                            (K *)out->key, NULL, va, vb,
-                                                                           (u64 *)pt, n, b1, 0, NULL, NULL, vl)
+                                                                           (u64 *)pt, n, b1)
                                   : partition_pairs<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key,
-                                                                     NULL, va, vb, (u64 *)pt, n, b1, 0, NULL,
-                                                                     NULL, vl);
+                                                                     NULL, va, vb, (u64 *)pt, n, b1);
                 sorted = true;
             }
             if (rc == GJ_OK && !sorted) {
@@ -1123,12 +1021,6 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
         identity_side(S, &ss);
     } else {
         int skew = 0;
-        /* R's value scratch as large as S's lean buffer (transform_cols):
-         * freed, the pool hands S the same block. Else it maps 1.3 GB anew
-         * at W1 on every run: the GPU idled 0.7 ms (H200, bench/RESULTS.md,
-         * Joins, session 9). */
-        if (gftr && S->rows >= PartPolicy::LEAN_MIN)
-            j->vscratch_rows = S->rows + S->rows / PartPolicy::LEAN_DIV;
         rc = transform_side<K>(j, R, gftr, 0, bits, &rs);
         if (rc == GJ_OK && S->rows >= R->rows) rc = phj_skewed<K>(j, &rs, R->rows, bits, &skew);
         if (rc == GJ_OK && skew) { /* raw key bits: uneven partitions; hash both sides */
@@ -1401,18 +1293,8 @@ int check_table(const gj_dtable *t, const char *name, gj_ctx *ctx)
 /* the custom partition in each value mode; HASH: keys hashed as read */
 template <typename K, bool HASH>
 int part_custom(Job *j, const K *kin, K *kout, int mode, const void *va, const void *vb, void *vout,
-                u64 n, int bits, bool lean)
+                u64 n, int bits)
 {
-    if (lean) { /* the lean order's own buffer, copied out (tests) */
-        int rc = GJ_OK;
-        u64 *v = NULL;
-        rc = partition_pairs<K, u64, PV_PACK, HASH>(j, kin, kout, NULL, (const uint32_t *)va,
-                                                    (const uint32_t *)vb, NULL, n, bits, 0, NULL, NULL, &v);
-        if (rc == GJ_OK) JCUDA(cudaMemcpyAsync(vout, v, n * 8, cudaMemcpyDeviceToDevice, j->mem.s));
-    done:
-        mem_free(&j->mem, v);
-        return rc;
-    }
     if (mode == GJ_PART_IOTA)
         return partition_pairs<K, uint32_t, PV_IOTA, HASH>(j, kin, kout, NULL, NULL, NULL, (uint32_t *)vout,
                                                            n, bits);
@@ -1430,14 +1312,14 @@ int part_custom(Job *j, const K *kin, K *kout, int mode, const void *va, const v
  * built first, as the joins did before the custom partition; hashed keys
  * too, when asked) */
 template <typename K>
-int part_hook(Job *j, const K *kin, K *kout, int mode, bool hash, bool lean, const void *va, const void *vb,
-              void *vout, u64 n, int bits, int use_cub)
+int part_hook(Job *j, const K *kin, K *kout, int mode, bool hash, const void *va, const void *vb, void *vout,
+              u64 n, int bits, int use_cub)
 {
     int rc = GJ_OK;
     void *tv = NULL, *hk = NULL;
     if (!use_cub) {
-        rc = hash ? part_custom<K, true>(j, kin, kout, mode, va, vb, vout, n, bits, lean)
-                  : part_custom<K, false>(j, kin, kout, mode, va, vb, vout, n, bits, lean);
+        rc = hash ? part_custom<K, true>(j, kin, kout, mode, va, vb, vout, n, bits)
+                  : part_custom<K, false>(j, kin, kout, mode, va, vb, vout, n, bits);
         goto done;
     }
     if (hash) {
@@ -1477,20 +1359,19 @@ extern "C" int gj_join_partition(int key_width, const void *kin, void *kout, int
     memset(j, 0, sizeof *j);
     j->ctx = ctx;
     j->mem.s = (cudaStream_t)stream;
-    const bool hash = mode & GJ_PART_HASH, lean = mode & GJ_PART_LEAN;
-    mode &= ~(GJ_PART_HASH | GJ_PART_LEAN);
+    const bool hash = mode & GJ_PART_HASH;
+    mode &= ~GJ_PART_HASH;
     if ((key_width != 4 && key_width != 8) || mode < GJ_PART_IOTA || mode > GJ_PART_PACK ||
-        bits < 1 || bits > PartPolicy::MAX_BITS || n >= (1ULL << 32) ||
-        (lean && (mode != GJ_PART_PACK || use_cub))) {
+        bits < 1 || bits > PartPolicy::MAX_BITS || n >= (1ULL << 32)) {
         rc = gj_seterr(ctx, GJ_ERR_INVALID, "gj_join_partition: key_width=%d mode=%d bits=%d",
                        key_width, mode, bits);
         goto done;
     }
     if (n == 0) goto done;
     GJ_CUDA(gj_pool_retain()); /* as every join run: calibrate times this call */
-    rc = key_width == 4 ? part_hook<uint32_t>(j, (const uint32_t *)kin, (uint32_t *)kout, mode, hash, lean,
-                                              va, vb, vout, n, bits, use_cub)
-                        : part_hook<u64>(j, (const u64 *)kin, (u64 *)kout, mode, hash, lean, va, vb, vout, n,
+    rc = key_width == 4 ? part_hook<uint32_t>(j, (const uint32_t *)kin, (uint32_t *)kout, mode, hash, va,
+                                              vb, vout, n, bits, use_cub)
+                        : part_hook<u64>(j, (const u64 *)kin, (u64 *)kout, mode, hash, va, vb, vout, n,
                                          bits, use_cub);
     mem_release(&j->mem);
     GJ_CUDA(cudaStreamSynchronize(j->mem.s));

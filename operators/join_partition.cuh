@@ -38,68 +38,32 @@ struct PartDigit {
     __device__ __forceinline__ uint32_t Digit(K k) const { return (uint32_t)(k >> lo) & mask; }
 };
 
-/* A pass's tiles: which rows each covers and where its digit counts go.
- * Uniform (tt NULL): tile t is rows [t tile, min(n, (t + 1) tile)), its
- * count of bin b at hist[b tiles + t] (bin-major: one exclusive scan gives
- * each (bin, tile) its output offset). Segmented (the second pass of
- * partition_run's lean order, after a pass on the high digit): tiles that
- * stay inside one segment of that pass, tile t = tt[t]; a segment's counts
- * follow the earlier segments' (hbase), bin-major within the segment
- * (stride: its tile count), so that the same one scan keeps each segment's
- * rows inside it. A launch walks tiles [t0, t1). */
-struct SegTile {
-    uint32_t begin, len, hbase, stride;
-};
-struct TileMap {
-    const SegTile *tt;
-    unsigned long long n;
-    uint32_t tiles, tile, t0, t1;
-    __device__ __forceinline__ unsigned long long begin(uint32_t t) const
-    {
-        return tt ? tt[t].begin : (unsigned long long)t * tile;
-    }
-    __device__ __forceinline__ unsigned long long end(uint32_t t) const
-    {
-        if (tt) return (unsigned long long)tt[t].begin + tt[t].len;
-        const unsigned long long e = (unsigned long long)(t + 1) * tile;
-        return e < n ? e : n;
-    }
-    __device__ __forceinline__ unsigned long long hidx(uint32_t t, uint32_t bin) const
-    {
-        return tt ? tt[t].hbase + (unsigned long long)bin * tt[t].stride : (unsigned long long)bin * tiles + t;
-    }
-};
-
-/* per-tile digit counts of keys on bits [lo, lo + log2(mask + 1)), tiles as
- * m says: the order within a tile does not matter here, so the keys are
- * read as 16-byte vectors from the tile's first 16-byte boundary (rows
- * before it one by one); one shared histogram per warp (plain shared
- * atomics: __match_any_sync aggregation measured far slower); persistent
- * grid. HASH: the keys are hashed as they are read (gjh::fmix; the first
- * pass of a partition on hashed keys). */
+/* per-tile digit counts of keys[0, n) on bits [lo, lo + log2(mask + 1)),
+ * tiles of `tile` rows (the scatter's TILE; a multiple of 16 / sizeof(K)):
+ * the order within a tile does not matter here, so the keys are read as
+ * 16-byte vectors when keys is 16-byte aligned; one shared histogram per
+ * warp (plain shared atomics: __match_any_sync aggregation measured far
+ * slower); persistent grid. HASH: the keys are hashed as they are read
+ * (gjh::fmix; the first pass of a partition on hashed keys). */
 template <typename K, int THREADS, bool HASH = false>
-__global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict__ keys, TileMap m, int lo,
-                                                            uint32_t mask, uint32_t *__restrict__ hist)
+__global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict__ keys, unsigned long long n,
+                                                            int lo, uint32_t mask,
+                                                            uint32_t *__restrict__ hist, uint32_t tiles,
+                                                            uint32_t tile)
 {
     enum { WARPS = THREADS / 32, VK = 16 / sizeof(K) };
     __shared__ uint32_t h[WARPS][256];
     const int warp = threadIdx.x >> 5;
-    const bool vec = ((unsigned long long)(uintptr_t)keys & (sizeof(K) - 1)) == 0;
-    for (uint32_t t = m.t0 + blockIdx.x; t < m.t1; t += gridDim.x) {
+    const bool vec = ((unsigned long long)(uintptr_t)keys & 15) == 0;
+    for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         for (int i = threadIdx.x; i < WARPS * 256; i += THREADS) (&h[0][0])[i] = 0;
         __syncthreads();
-        const unsigned long long b = m.begin(t), e = m.end(t);
+        const unsigned long long b = (unsigned long long)t * tile;
+        const unsigned long long e = n - b < tile ? n : b + tile;
         unsigned long long x = b + threadIdx.x;
         if (vec) {
-            /* rows [b, a) before the first 16-byte boundary, then vectors */
-            const unsigned long long mis = ((unsigned long long)(uintptr_t)(keys + b) & 15) / sizeof(K);
-            const unsigned long long a = mis ? (b + VK - mis < e ? b + VK - mis : e) : b;
-            if (x < a) {
-                const K k = HASH ? gjh::hash_key(keys[x]) : keys[x];
-                atomicAdd(&h[warp][(uint32_t)(k >> lo) & mask], 1u);
-            }
-            const uint4 *kv = (const uint4 *)(keys + a);
-            const uint32_t nv = (uint32_t)((e - a) / VK);
+            const uint4 *kv = (const uint4 *)(keys + b);
+            const uint32_t nv = (uint32_t)((e - b) / VK);
 #pragma unroll 4
             for (uint32_t i = threadIdx.x; i < nv; i += THREADS) {
                 union {
@@ -113,7 +77,7 @@ __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict_
                     atomicAdd(&h[warp][(uint32_t)(k >> lo) & mask], 1u);
                 }
             }
-            x = a + (unsigned long long)nv * VK + threadIdx.x;
+            x = b + (unsigned long long)nv * VK + threadIdx.x;
         }
         for (; x < e; x += THREADS) {
             const K k = HASH ? gjh::hash_key(keys[x]) : keys[x];
@@ -124,43 +88,14 @@ __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict_
             uint32_t c = 0;
 #pragma unroll
             for (int w = 0; w < WARPS; w++) c += h[w][i];
-            hist[m.hidx(t, i)] = c;
+            hist[(unsigned long long)i * tiles + t] = c;
         }
         __syncthreads();
     }
 }
 
-/* the first row of each of the P partitions of a scanned bin-major
- * histogram of `tiles` tiles (its bin's first tile's offset) */
-static __global__ void part_starts_kernel(const uint32_t *__restrict__ offs, uint32_t tiles, uint32_t P,
-                                          uint32_t *__restrict__ start)
-{
-    for (uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < P; p += gridDim.x * blockDim.x)
-        start[p] = offs[(unsigned long long)p * tiles];
-}
-
-/* the segmented tiles of TileMap from a pass's segment starts (start[s],
- * s <= P, start[P] = n) and their first tiles (ft[s], ft[P] = all tiles):
- * one thread a tile */
-static __global__ void seg_tiles_kernel(const uint32_t *__restrict__ start, const uint32_t *__restrict__ ft,
-                                        uint32_t P, uint32_t tile, uint32_t bins, SegTile *__restrict__ tt)
-{
-    const uint32_t T = ft[P];
-    for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < T; t += gridDim.x * blockDim.x) {
-        uint32_t a = 0, b = P; /* the last segment s with ft[s] <= t */
-        while (b - a > 1) {
-            const uint32_t mid = (a + b) / 2;
-            if (ft[mid] <= t) a = mid;
-            else b = mid;
-        }
-        const uint32_t u = t - ft[a], beg = start[a] + u * tile, left = start[a + 1] - beg;
-        tt[t] = SegTile{beg, left < tile ? left : tile, bins * ft[a] + u, ft[a + 1] - ft[a]};
-    }
-}
-
-/* scatter one pass over the tiles of m (at most THREADS * ITEMS rows
- * each): offs = exclusive scan of part_hist_kernel's counts (laid out as
- * m.hidx says); HASH: kin is hashed as it is read, and
+/* scatter one pass: offs = exclusive scan of part_hist_kernel's counts
+ * (bin-major: offs[bin * tiles + t]); HASH: kin is hashed as it is read, and
  * kout receives the hashed keys. Persistent: a block walks tiles t,
  * t + gridDim.x, ...; the next tile's keys are loaded into the key registers
  * (free once this tile's keys are staged) before this tile's stores, so that
@@ -176,9 +111,10 @@ union PartSmem {
 template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false, bool DYN = false>
 __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ va,
-    const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, TileMap m, int lo,
-    uint32_t mask, const uint32_t *__restrict__ offs)
+    const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, unsigned long long n, int lo,
+    uint32_t mask, const uint32_t *__restrict__ offs, uint32_t tiles)
 {
+    enum { TILE = THREADS * ITEMS };
     /* CUB onesweep's ranker: per-warp counts first, then warp matches; no
      * per-item counter pointers, so fewer registers than BlockRadixRankMatch
      * (measured: bench/join_part_notes.md) */
@@ -199,21 +135,20 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     const PartDigit<K> dig = {lo, mask};
     const unsigned long long wbase = warp * (ITEMS * 32) + lane;
     K keys[ITEMS];
-    if (m.t0 + blockIdx.x < m.t1) {
-        const unsigned long long b = m.begin(m.t0 + blockIdx.x) + wbase, e = m.end(m.t0 + blockIdx.x);
+    if (blockIdx.x < tiles) {
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) {
-            const unsigned long long x = b + i * 32;
-            keys[i] = x < e ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0; /* padding ranks last */
+            const unsigned long long x = (unsigned long long)blockIdx.x * TILE + wbase + i * 32;
+            keys[i] = x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0; /* padding ranks last */
         }
     }
-    for (uint32_t t = m.t0 + blockIdx.x; t < m.t1; t += gridDim.x) {
-        const unsigned long long tbase = m.begin(t), tend = m.end(t);
+    for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const unsigned long long tbase = (unsigned long long)t * TILE;
         const unsigned long long base = tbase + wbase;
         V vals[ITEMS];
         int ranks[ITEMS];
         /* this tile's output offset of bin tid, fetched before the ranking */
-        const uint32_t goff = tid <= (int)mask ? offs[m.hidx(t, tid)] : 0;
+        const uint32_t goff = tid <= (int)mask ? offs[(unsigned long long)tid * tiles + t] : 0;
         int prefix[1];
         Rank(u.rank).RankKeys(keys, ranks, dig, prefix);
         /* values loaded after the ranking (fewer live registers); they
@@ -222,23 +157,24 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         for (int i = 0; i < ITEMS; i++) {
             const unsigned long long x = base + i * 32;
             if (MODE == PV_IOTA) vals[i] = (V)x;
-            else if (MODE == PV_COPY) vals[i] = x < tend ? vin[x] : (V)0;
-            else vals[i] = x < tend ? (V)((unsigned long long)va[x] | ((unsigned long long)vb[x] << 32)) : (V)0;
+            else if (MODE == PV_COPY) vals[i] = x < n ? vin[x] : (V)0;
+            else vals[i] = x < n ? (V)((unsigned long long)va[x] | ((unsigned long long)vb[x] << 32)) : (V)0;
         }
         if (tid <= (int)mask) off[tid] = goff - (uint32_t)prefix[0];
         __syncthreads(); /* ranking storage -> staging */
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) u.k[ranks[i]] = keys[i];
-        if (t + gridDim.x < m.t1) { /* the next tile's keys */
-            const unsigned long long nb = m.begin(t + gridDim.x) + wbase, ne = m.end(t + gridDim.x);
+        if (t + gridDim.x < tiles) { /* the next tile's keys */
+            const unsigned long long nb = (unsigned long long)(t + gridDim.x) * TILE + wbase;
 #pragma unroll
             for (int i = 0; i < ITEMS; i++) {
                 const unsigned long long x = nb + i * 32;
-                keys[i] = x < ne ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0;
+                keys[i] = x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0;
             }
         }
         __syncthreads();
-        const uint32_t valid = (uint32_t)(tend - tbase);
+        const unsigned long long left = n - tbase;
+        const uint32_t valid = left < TILE ? (uint32_t)left : (uint32_t)TILE;
         uint32_t dst[ITEMS];
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) {

@@ -15,11 +15,8 @@ extern "C" {
 
 /* Value sources of the first pass; GJ_PART_HASH may be or-ed in: the keys
  * are hashed (operators/hash.cuh, hash_key) as they are read, and kout and
- * the partition are those of the hashed keys. GJ_PART_LEAN (with PACK, not
- * use_cub): two passes take the lean order, whatever n (PHJ-TR's pairs from
- * PartPolicy::LEAN_MIN rows; operators/join_api.cu partition_run). */
-enum { GJ_PART_IOTA = 0, GJ_PART_COPY4 = 1, GJ_PART_COPY8 = 2, GJ_PART_PACK = 3, GJ_PART_HASH = 16,
-       GJ_PART_LEAN = 32 };
+ * the partition are those of the hashed keys. */
+enum { GJ_PART_IOTA = 0, GJ_PART_COPY4 = 1, GJ_PART_COPY8 = 2, GJ_PART_PACK = 3, GJ_PART_HASH = 16 };
 
 /* Stable partition of n (key, value) rows on key bits [0, bits), 1 <= bits
  * <= GJ_PART_MAX_BITS (16), on the GPU. key_width 4 or 8. kin/kout: device

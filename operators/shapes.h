@@ -28,12 +28,6 @@
 /* The operators' own radix partition: at most two 8-bit passes
  * (operators/join_partition.cuh); CUB's sort above. */
 #define GJ_PART_MAX_BITS 16
-/* Its lean order for GFTR's packed pairs in two passes (operators/join_api.cu
- * partition_run, transform_cols): from GJ_PART_LEAN_MIN rows, with a value
- * scratch of n / GJ_PART_LEAN_DIV rows (or the largest high-digit segment,
- * if larger) instead of n; the time a read-back and a few launches more. */
-#define GJ_PART_LEAN_MIN (1u << 22)
-#define GJ_PART_LEAN_DIV 4
 
 /* SMJ's MSD sort of (key, 8-byte value) pairs on more than GJ_PART_MAX_BITS
  * key bits (operators/join_api.cu msd_sort): inputs of at least

@@ -553,8 +553,6 @@ static void test_gpu_small_build_side(void **state)
 /* one case: n keys (random, or all with the same low `bits` bits when
  * one_part), values per mode; GPU result against a CPU stable partition,
  * then CUB's sort (use_cub) against the same */
-/* one_part: 0 random keys, 1 every key in partition 5, 2 most keys in one
- * high-digit segment (the lean order's largest chunk) */
 static void part_case(int kw, int mode, uint64_t n, int bits, int one_part)
 {
     const int vw = mode == GJ_PART_IOTA || mode == GJ_PART_COPY4 ? 4 : 8;
@@ -570,11 +568,7 @@ static void part_case(int kw, int mode, uint64_t n, int bits, int one_part)
     assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
     for (uint64_t i = 0; i < n; i++) {
         uint64_t key = rnd();
-        if (one_part == 1) key = (key & ~lowmask) | (5 & lowmask);
-        if (one_part == 2 && rnd() % 10 < 6) { /* 60% in one segment of the lean order's high digit */
-            const int wl = bits - bits / 2;
-            key = (key & ~(lowmask ^ ((1ULL << wl) - 1))) | ((1ULL << wl) & lowmask);
-        }
+        if (one_part) key = (key & ~lowmask) | (5 & lowmask);
         if (kw == 4) ((uint32_t *)k)[i] = (uint32_t)key;
         else ((uint64_t *)k)[i] = key;
         if (aw == 4) ((uint32_t *)a)[i] = (uint32_t)rnd();
@@ -602,14 +596,11 @@ static void part_case(int kw, int mode, uint64_t n, int bits, int one_part)
     assert_int_equal(cudaMemcpy(dk, k, n * kw, cudaMemcpyHostToDevice), cudaSuccess);
     assert_int_equal(cudaMemcpy(da, a, n * aw, cudaMemcpyHostToDevice), cudaSuccess);
     assert_int_equal(cudaMemcpy(db, b, n * 4, cudaMemcpyHostToDevice), cudaSuccess);
-    /* the custom partition, CUB's sort, and for pairs the lean order */
-    for (int v = 0; v < (mode == GJ_PART_PACK ? 3 : 2); v++) {
-        const int use_cub = v == 1;
+    for (int use_cub = 0; use_cub < 2; use_cub++) {
         /* poison: every output row must be written */
         assert_int_equal(cudaMemset(dko, 0xa5, n * kw), cudaSuccess);
         assert_int_equal(cudaMemset(dvo, 0xa5, n * vw), cudaSuccess);
-        int rc = gj_join_partition(kw, dk, dko, mode | (v == 2 ? GJ_PART_LEAN : 0), da, db, dvo, n, bits,
-                                   use_cub, NULL, ctx);
+        int rc = gj_join_partition(kw, dk, dko, mode, da, db, dvo, n, bits, use_cub, NULL, ctx);
         if (rc != GJ_OK) fprintf(stderr, "gj_join_partition: %s\n", gj_ctx_errmsg(ctx));
         assert_int_equal(rc, GJ_OK);
         assert_int_equal(cudaMemcpy(gk, dko, n * kw, cudaMemcpyDeviceToHost), cudaSuccess);
@@ -617,7 +608,7 @@ static void part_case(int kw, int mode, uint64_t n, int bits, int one_part)
         int ok = memcmp(gk, ek, n * kw) == 0 && memcmp(gv, ev, n * vw) == 0;
         if (!ok)
             fprintf(stderr, "partition %s kw=%d mode=%d n=%llu bits=%d one_part=%d: wrong\n",
-                    v == 2 ? "lean" : use_cub ? "CUB" : "custom", kw, mode, (unsigned long long)n, bits, one_part);
+                    use_cub ? "CUB" : "custom", kw, mode, (unsigned long long)n, bits, one_part);
         assert_true(ok);
     }
     cudaFree(dk);
@@ -652,18 +643,11 @@ static void test_gpu_partition(void **state)
                 part_case(kw, mode, 9000, bits, 1); /* all keys in one partition */
             }
     part_case(4, GJ_PART_PACK, (1ULL << 20) + 3, 16, 0);
-    for (int bits = 9; bits <= 16; bits += 7) { /* the lean order with a large segment */
-        part_case(4, GJ_PART_PACK, 200003, bits, 2);
-        part_case(8, GJ_PART_PACK, 70001, bits, 2);
-    }
     part_case(8, GJ_PART_COPY8, (1ULL << 20) + 3, 11, 0);
     /* bad arguments */
     assert_int_equal(gj_join_partition(4, NULL, NULL, 0, NULL, NULL, NULL, 5, 17, 0, NULL, NULL),
                      GJ_ERR_INVALID);
     assert_int_equal(gj_join_partition(2, NULL, NULL, 0, NULL, NULL, NULL, 5, 8, 0, NULL, NULL),
-                     GJ_ERR_INVALID);
-    assert_int_equal(gj_join_partition(4, NULL, NULL, GJ_PART_COPY4 | GJ_PART_LEAN, NULL, NULL, NULL, 5, 8, 0,
-                                       NULL, NULL),
                      GJ_ERR_INVALID);
     assert_int_equal(gj_join_partition(4, NULL, NULL, 0, NULL, NULL, NULL, 0, 8, 0, NULL, NULL), GJ_OK);
 }
