@@ -886,9 +886,14 @@ struct MatchedRow {
 
 /* When the compacting WRITE runs as a select and gathers (write_selected):
  *   - for PHJ-TR, whose gathers are partition-local, and for any join
- *     where at most an eighth of S matched, where the WRITE kernels' pass
+ *     where at most a sixteenth of S matched, where the WRITE kernels' pass
  *     over every S row's first[] (block scans of 2048 rows) outweighs the
- *     few gathers;
+ *     few gathers. H200, 2026-11-23, materialize ms write -> select, |R| =
+ *     |S| / 64, 1+1 columns (bench/select_threshold_device.sh, MATCH=1):
+ *     at 2^26 S rows NPHJ 0.305 -> 0.222 (match ratio 0.01), 0.364 ->
+ *     0.326 (0.06), 0.386 -> 0.393 (0.12); PHJ-UR 0.394 -> 0.237, 0.505 ->
+ *     0.430, 0.569 -> 0.585; at 2^24 alike, NPHJ even at 0.06 (it was an
+ *     eighth before: 0.1-0.12 lost 0.01-0.02 ms);
  *   - if most work items have output: PHJ's WRITE kernel skips the
  *     others, the select reads every S row (TPC-H q18j2, 4368 of 60 M S
  *     rows matched in 17% of the items: PHJ 0.24 -> 0.35 ms with the
@@ -896,7 +901,9 @@ struct MatchedRow {
  *     there (not measured apart);
  *   - from 2^24 S rows: the select's launches and scratch cost about 20 us
  *     (q19j, q5j3, q7j3, 1.3-1.8 M S rows: NPHJ 0.071 -> 0.088, 0.079 ->
- *     0.092, 0.099 -> 0.121 ms with it).
+ *     0.092, 0.099 -> 0.121 ms with it); PHJ-TR at match ratio 0.1, |R| =
+ *     |S| / 8: 0.037 -> 0.043 ms at 2^21 S rows, even at 2^23, 0.134 ->
+ *     0.119-0.132 at 2^24, 0.242 -> 0.205 at 2^25 (same script).
  * H200, 2026-11-23 (bench/RESULTS.md, Joins, session 8), WRITE kernels ->
  * select: W2 (match ratio 0.25) PHJ-TR 8.36-8.40 -> 7.90-7.93 ms, but
  * PHJ-UR 8.84 -> 9.09, SMJ-TR 10.67 -> 10.80, NPHJ 27.56 -> 27.92 (their
@@ -908,7 +915,7 @@ bool compact_by_select(const Job *j, u64 total, u64 items, u64 busy_items)
     const char *e = getenv("GJ_JOIN_COMPACT");
     if (e && strcmp(e, "write") == 0) return false;
     if (e && strcmp(e, "select") == 0) return true;
-    return (j->impl == GJ_IMPL_PHJ_TR || total * 8 <= j->s->rows) && busy_items * 2 > items &&
+    return (j->impl == GJ_IMPL_PHJ_TR || total * 16 <= j->s->rows) && busy_items * 2 > items &&
            j->s->rows >= (1ULL << 24);
 }
 
