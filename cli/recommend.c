@@ -24,6 +24,9 @@ static void help(void)
         "  --payloads P             payload columns on each side, 0..8 (default 2)\n"
         "  --r-payloads P, --s-payloads P\n"
         "  --out-rows N             many-to-many: the output size (default: PK-FK)\n"
+        "  --s-run L                S's rows come in runs of L equal keys on average (S sorted\n"
+        "                           or clustered by the key: |S| / distinct keys; TPC-H's\n"
+        "                           lineitem by order key: 4); default 1, no runs\n"
         "group-by:\n"
         "  --rows N                 input rows (default 2^28)\n"
         "  --groups G               distinct keys, 1..rows (default 2^12)\n"
@@ -63,10 +66,11 @@ static void describe(const gj_workload *w, char *buf, size_t n)
                          fmt_rows(w->r_rows, a, sizeof a), fmt_rows(w->s_rows, b, sizeof b),
                          w->r_payloads, w->s_payloads, w->payload_bytes, w->key_bytes);
         if (w->out_rows)
-            snprintf(buf + l, n - (size_t)l, "%s output rows (many-to-many), zipf %.2g",
-                     fmt_rows(w->out_rows, a, sizeof a), w->zipf);
+            l += snprintf(buf + l, n - (size_t)l, "%s output rows (many-to-many), zipf %.2g",
+                          fmt_rows(w->out_rows, a, sizeof a), w->zipf);
         else
-            snprintf(buf + l, n - (size_t)l, "match ratio %.3g, zipf %.2g", w->match_ratio, w->zipf);
+            l += snprintf(buf + l, n - (size_t)l, "match ratio %.3g, zipf %.2g", w->match_ratio, w->zipf);
+        if (w->s_run > 1 && l < (int)n) snprintf(buf + l, n - (size_t)l, ", S in runs of %.3g keys", w->s_run);
     } else {
         int l = snprintf(buf, n, "group-by %s rows, %s groups, %d-byte keys, aggregates",
                          fmt_rows(w->rows, a, sizeof a), fmt_rows(w->groups, b, sizeof b),
@@ -122,7 +126,7 @@ static void print_table(const gj_plan *plan, const gj_workload *w, const char *n
 
 enum {
     O_OP = 1000, O_R_ROWS, O_S_ROWS, O_ROWS, O_MR, O_PAYLOADS, O_RP, O_SP, O_OUT, O_GROUPS, O_AGGS,
-    O_SORTED, O_KB, O_PB, O_ZIPF, O_PROFILE, O_DB, O_JSON, O_HELP
+    O_SORTED, O_KB, O_PB, O_ZIPF, O_SRUN, O_PROFILE, O_DB, O_JSON, O_HELP
 };
 
 static const struct option opts[] = {
@@ -141,6 +145,7 @@ static const struct option opts[] = {
     {"key-bytes", required_argument, 0, O_KB},
     {"payload-bytes", required_argument, 0, O_PB},
     {"zipf", required_argument, 0, O_ZIPF},
+    {"s-run", required_argument, 0, O_SRUN},
     {"profile", required_argument, 0, O_PROFILE},
     {"db", required_argument, 0, O_DB},
     {"json", no_argument, 0, O_JSON},
@@ -226,6 +231,11 @@ int gj_cli_parse_workload(const char *cmd, int argc, char **argv, gj_workload *w
             if (gj_cli_parse_double(a, &d) || d < 0 || d > 10)
                 return gj_cli_bad(cmd, "--zipf", a, "allowed a number from 0 (uniform) to 10");
             w->zipf = d;
+            break;
+        case O_SRUN:
+            if (gj_cli_parse_double(a, &d) || d < 1 || d > (double)GJ_MAX_ROWS)
+                return gj_cli_bad(cmd, "--s-run", a, "allowed a number from 1 (no runs) to 2^40");
+            w->s_run = d;
             break;
         case O_PAYLOADS:
         case O_RP:

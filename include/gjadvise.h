@@ -245,6 +245,10 @@ typedef struct gj_workload {
     double match_ratio;   /* fraction of S rows that find a partner, [0,1]  */
     uint64_t out_rows;    /* many-to-many output size; 0 = primary-foreign-key
                              (match_ratio * s_rows)                          */
+    double s_run;         /* average run of equal keys in S's row order: 0 or
+                             1 none (the default); S sorted or clustered by
+                             the key (TPC-H's lineitem by order key: 4):
+                             s_rows / its distinct keys. <= 2^40             */
     /* group-by over R(key, payloads...)                                     */
     uint64_t rows;
     uint64_t groups;      /* g, 1..rows                                      */
@@ -795,7 +799,8 @@ int gj_join_auto(const gj_workload *w, const gj_profile *p, const gj_dtable *r,
  * non-matching keys, S keys uniform (or Zipf with w->zipf) over 0..|R|-1,
  * payloads random integers. Many-to-many (w->out_rows > 0): both sides
  * uniform over a domain of |R||S|/out_rows keys (output size as expected,
- * not exact). key_offset is added to every key (8-byte keys with high bits).
+ * not exact). w->s_run > 1: S's keys in runs of round(s_run) equal keys
+ * (each run one draw). key_offset is added to every key (8-byte keys with high bits).
  * [out] r, s: device tables, free with gj_dtable_free. Synchronises.
  * Returns GJ_OK, GJ_ERR_INVALID, GJ_ERR_INFEASIBLE, GJ_ERR_CUDA. */
 int gj_join_generate(const gj_workload *w, uint64_t seed, uint64_t key_offset,

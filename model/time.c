@@ -779,6 +779,9 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
          * (two 4-byte accesses at the on-chip random rate), then L2, then
          * HBM. */
         double h1 = table <= hw->l1_bytes / 2 ? 1 : gj_hit_fraction(R, hw->l1_bytes / 2 / 64, w->zipf);
+        /* S's rows in runs of equal keys (w->s_run): a run's probes after
+         * its first find the slot in the L1 */
+        h1 = fmax(h1, 1 - 1 / fmax(1, w->s_run));
         double h2 = fmax(h1, fmax(fmin(1, hw->l2_bytes / 2 / table),
                                   gj_hit_fraction(R, hw->l2_bytes / 2 / 64, w->zipf)));
         term(a, GJ_TERM_HASH, "hash-table probes",
@@ -854,7 +857,11 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
          * PHJ without partitions (R in one table: neither side is
          * transformed), the probe side's ids in order: S gathers are
          * clustered there. */
-        if (pr) gather(a, "random gathers of R columns", M * pr, pb, R, 32, w->zipf);
+        /* in probe order (NPHJ; PHJ-UR's partitions keep S's order), S's
+         * runs of equal keys read the same R row: 32 / run lines a warp */
+        const int probe_order = impl == GJ_IMPL_NPHJ || impl == GJ_IMPL_PHJ_UR;
+        const double u = probe_order ? fmax(1, 32 / fmax(1, w->s_run)) : 32;
+        if (pr) gather(a, "random gathers of R columns", M * pr, pb, R, u, w->zipf);
         if (ps) {
             if (impl == GJ_IMPL_NPHJ || (impl == GJ_IMPL_PHJ_UR && bits == 0))
                 gather_clustered(a, "gathers of S columns (in probe order)", M * ps, pb);

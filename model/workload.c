@@ -54,6 +54,8 @@ int gj_workload_check(const gj_workload *w, gj_ctx *ctx)
                              GJ_MAX_PAYLOADS);
         if (!(w->match_ratio >= 0 && w->match_ratio <= 1))
             return gj_seterr(ctx, GJ_ERR_INVALID, "match-ratio=%g: allowed 0 to 1", w->match_ratio);
+        if (!(w->s_run >= 0 && w->s_run <= (double)GJ_MAX_ROWS))
+            return gj_seterr(ctx, GJ_ERR_INVALID, "s-run=%g: allowed 0 to 2^40 (1: no runs)", w->s_run);
         if (w->out_rows > (GJ_MAX_ROWS << 4))
             return gj_seterr(ctx, GJ_ERR_INVALID, "out-rows=%llu: allowed at most 2^44",
                              (unsigned long long)w->out_rows);

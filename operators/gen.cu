@@ -183,6 +183,14 @@ __global__ void mismatch_kernel(T *k, uint64_t n, uint64_t keep)
         if ((uint64_t)k[i] >= keep) k[i] = (T)(k[i] + n);
 }
 
+template <typename T>
+__global__ void runs_kernel(T *k, uint64_t n, uint64_t run)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x)
+        if (i % run) k[i] = k[i - i % run]; /* the runs' first rows are not written */
+}
+
 const uint64_t ZIPF_PERM_SEED = 0x5eedf00dULL; /* the fixed rank -> key bijection */
 
 int grid_for(uint64_t n)
@@ -292,6 +300,21 @@ extern "C" int gj_gen_offset_keys(void *d_keys, int width, uint64_t n, uint64_t 
     int rc = check(width, n, d_keys, ctx);
     if (rc != GJ_OK || n == 0) goto done;
     GJ_GEN_LAUNCH(offset_kernel, d_keys, n, offset, mix);
+done:
+    return rc;
+}
+
+extern "C" int gj_gen_runs(void *d_keys, int width, uint64_t n, uint64_t run, cudaStream_t s,
+                           gj_ctx *ctx)
+{
+    int rc = check(width, n, d_keys, ctx);
+    if (rc != GJ_OK) goto done;
+    if (run == 0) {
+        rc = gj_seterr(ctx, GJ_ERR_INVALID, "run=0: allowed 1 or more");
+        goto done;
+    }
+    if (n == 0 || run == 1) goto done;
+    GJ_GEN_LAUNCH(runs_kernel, d_keys, n, run);
 done:
     return rc;
 }

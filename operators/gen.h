@@ -55,6 +55,12 @@ int gj_gen_values(void *d_col, int width, gj_dtype type, uint64_t n, uint64_t se
 int gj_gen_offset_keys(void *d_keys, int width, uint64_t n, uint64_t offset, int mix,
                        cudaStream_t s, gj_ctx *ctx);
 
+/* In place: runs of `run` equal keys, row i taking the key of row
+ * run * floor(i / run) (the runs' first rows keep theirs): the keys' law is
+ * kept, with 1 / run as many draws (a probe side clustered by its key, as
+ * TPC-H's lineitem by order key). run >= 1. */
+int gj_gen_runs(void *d_keys, int width, uint64_t n, uint64_t run, cudaStream_t s, gj_ctx *ctx);
+
 /* In place, for the match ratio of paper 000 Sec. 5.1.6 ("replacing a
  * fraction of primary keys with non-matching values"): every key k >= keep
  * becomes k + n. Applied to a permutation of 0..n-1 this replaces exactly

@@ -106,6 +106,10 @@ extern "C" int gj_join_generate(const gj_workload *w, uint64_t seed, uint64_t ke
         if ((rc = gj_gen_zipf_keys(s->key.data, kb, ns, nr, w->zipf, seed + 1, 0, ctx)) != GJ_OK)
             goto done;
     }
+    if (w->s_run > 1) { /* S clustered: runs of round(s_run) equal keys */
+        const uint64_t run = (uint64_t)llround(w->s_run);
+        if ((rc = gj_gen_runs(s->key.data, kb, ns, run, 0, ctx)) != GJ_OK) goto done;
+    }
     if (key_offset) {
         if ((rc = gj_gen_offset_keys(r->key.data, kb, nr, key_offset, 0, 0, ctx)) != GJ_OK) goto done;
         if ((rc = gj_gen_offset_keys(s->key.data, kb, ns, key_offset, 0, 0, ctx)) != GJ_OK) goto done;

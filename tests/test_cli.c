@@ -78,6 +78,7 @@ static void test_bad_flags(void **state)
         {"--key-bytes", "6", "--key-bytes=6: allowed 4 or 8"},
         {"--payload-bytes", "16", "--payload-bytes=16: allowed 4 or 8"},
         {"--zipf", "-1", "--zipf=-1"},
+        {"--s-run", "0.5", "--s-run=0.5: allowed a number from 1 (no runs) to 2^40"},
         {"--payloads", "9", "--payloads=9: allowed 0 to 8"},
         {"--aggs", "max,foo", "--aggs=max,foo"},
         {"--profile", "no-such", "--profile=no-such: allowed"},
@@ -111,7 +112,7 @@ static void test_fuzz_flags(void **state)
     (void)state;
     NEED_BIN();
     static const char *flags[] = {"--op", "--rows", "--r-rows", "--s-rows", "--match-ratio",
-                                  "--payloads", "--groups", "--aggs", "--zipf", "--key-bytes",
+                                  "--payloads", "--groups", "--aggs", "--zipf", "--s-run", "--key-bytes",
                                   "--payload-bytes", "--out-rows", "--sorted-output", "--json",
                                   "--r-payloads", "--s-payloads", "--profile", "--", "-h"};
     static const char *values[] = {"0", "1", "-1", "2^27", "2^63", "2^", "1e308", "nan", "inf",

@@ -46,6 +46,43 @@ static void test_rejects_bad_arguments(void **state)
     assert_int_equal(gj_gen_shuffled_keys(NULL, 4, 5, 0, 0, NULL), GJ_ERR_INVALID);
     assert_int_equal(gj_gen_shuffled_keys(NULL, 4, 0, 0, 0, NULL), GJ_OK); /* n = 0: nothing */
     assert_int_equal(gj_gen_shuffled_keys(buf, 4, 1ULL << 33, 0, 0, NULL), GJ_ERR_INVALID);
+    assert_int_equal(gj_gen_runs(buf, 4, 1, 0, 0, NULL), GJ_ERR_INVALID); /* run 0 */
+}
+
+/* runs of equal keys (a clustered probe side): every row takes its run's
+ * first key; a join generated with s_run has them in S */
+static void test_runs(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    const uint64_t n = 100003;
+    void *d;
+    assert_int_equal(cudaMalloc(&d, n * 4), cudaSuccess);
+    assert_int_equal(gj_gen_uniform_keys(d, 4, n, 1u << 30, 5, 0, NULL), GJ_OK);
+    uint64_t *before = fetch(d, 4, n);
+    assert_int_equal(gj_gen_runs(d, 4, n, 7, 0, NULL), GJ_OK);
+    uint64_t *h = fetch(d, 4, n);
+    for (uint64_t i = 0; i < n; i++) assert_int_equal(h[i], before[i - i % 7]);
+    free(before);
+    free(h);
+    cudaFree(d);
+    gj_workload w;
+    gj_dtable r, s;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    w.r_rows = 1000;
+    w.s_rows = 4001;
+    w.s_run = 4;
+    assert_int_equal(gj_join_generate(&w, 9, 0, &r, &s, NULL), GJ_OK);
+    uint64_t *k = fetch(s.key.data, 4, s.rows);
+    uint64_t changes = 0;
+    for (uint64_t i = 1; i < s.rows; i++) {
+        if (i % 4) assert_int_equal(k[i], k[i - 1]);
+        changes += k[i] != k[i - 1];
+    }
+    assert_true(changes > 900); /* 1000 runs, a few draws repeat their neighbour */
+    free(k);
+    gj_dtable_free(&r);
+    gj_dtable_free(&s);
 }
 
 static void test_shuffled_is_permutation(void **state)
@@ -187,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_zipf_matches_pmf),
         cmocka_unit_test(test_offset_and_mismatch),
         cmocka_unit_test(test_values),
+        cmocka_unit_test(test_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -318,23 +318,28 @@ static void test_gpu_structured_keys(void **state)
     }
 }
 
+/* generated as `gjadvise run join` does; then S in runs of 4 equal keys
+ * (a clustered probe side, workload s_run) */
 static void test_gpu_2p20_generated(void **state)
 {
     (void)state;
     NEED_GPU();
-    gj_workload w;
-    gj_dtable dr, ds, hr, hs;
-    gj_workload_default(&w, GJ_OP_JOIN);
-    w.r_rows = w.s_rows = 1ULL << 20;
-    w.match_ratio = 0.75;
-    assert_int_equal(gj_join_generate(&w, 42, 0, &dr, &ds, NULL), GJ_OK);
-    assert_int_equal(gj_dtable_download(&dr, &hr, NULL), GJ_OK);
-    assert_int_equal(gj_dtable_download(&ds, &hs, NULL), GJ_OK);
-    check_all(&hr, &hs, UINT64_MAX);
-    gj_htable_free(&hr);
-    gj_htable_free(&hs);
-    gj_dtable_free(&dr);
-    gj_dtable_free(&ds);
+    for (int runs = 0; runs < 2; runs++) {
+        gj_workload w;
+        gj_dtable dr, ds, hr, hs;
+        gj_workload_default(&w, GJ_OP_JOIN);
+        w.r_rows = w.s_rows = 1ULL << 20;
+        w.match_ratio = runs ? 0.3 : 0.75;
+        w.s_run = runs ? 4 : 0;
+        assert_int_equal(gj_join_generate(&w, 42, 0, &dr, &ds, NULL), GJ_OK);
+        assert_int_equal(gj_dtable_download(&dr, &hr, NULL), GJ_OK);
+        assert_int_equal(gj_dtable_download(&ds, &hs, NULL), GJ_OK);
+        check_all(&hr, &hs, UINT64_MAX);
+        gj_htable_free(&hr);
+        gj_htable_free(&hs);
+        gj_dtable_free(&dr);
+        gj_dtable_free(&ds);
+    }
 }
 
 static void test_gpu_zipf(void **state)

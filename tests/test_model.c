@@ -228,6 +228,35 @@ static void test_join_host_work(void **state)
     gj_profile_free(p);
 }
 
+/* A probe side in runs of equal keys (workload s_run): TPC-H's q5j2,
+ * 456771 x 59986052 rows, 1+3 columns, match ratio 0.0304, lineitem in
+ * order-key order (runs of 4). NPHJ took 0.672 ms on an H200
+ * (bench/tpch/h200-2026-11-23-s8b); the untuned H200 profile must put it
+ * within 1.5x with s_run = 4, and there only: without runs every probe
+ * went to the L2 (1.09 ms with the tuned profile, and PHJ-UR chosen). */
+static void test_probe_runs(void **state)
+{
+    (void)state;
+    gj_profile *p = h200();
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    w.r_rows = 456771;
+    w.s_rows = 59986052;
+    w.r_payloads = 1;
+    w.s_payloads = 3;
+    w.match_ratio = 0.030438;
+    double ms[2];
+    for (int i = 0; i < 2; i++) {
+        gj_estimate e;
+        w.s_run = i ? 4 : 0;
+        assert_int_equal(gj_model_estimate(GJ_IMPL_NPHJ, &w, gj_profile_hw(p), &e, NULL), GJ_OK);
+        ms[i] = e.ms;
+    }
+    if (ms[1] > 1.5 * 0.672 || ms[1] < 0.672 / 1.5 || ms[0] < 1.5 * 0.672)
+        fail_msg("NPHJ: %.3f ms predicted in runs of 4, %.3f without; 0.672 measured", ms[1], ms[0]);
+    gj_profile_free(p);
+}
+
 /* The joins' peak device memory, replayed from the operators' allocations
  * (model/time.c join_peak), against what the operators measured on an H200
  * (bench/RESULTS.md, Joins, session 8: join_bench's peak, the operator's
@@ -664,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_workload_validation),
         cmocka_unit_test(test_join_peak_memory),
         cmocka_unit_test(test_join_host_work),
+        cmocka_unit_test(test_probe_runs),
         cmocka_unit_test(test_groupby_peak_memory),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);

@@ -93,6 +93,11 @@ static const char DEFAULT_GRID[] =
      * there (NPHJ 0.95), and no point of the grid had that one pass */
     "{\"name\":\"join-big-probe\",\"base\":{" JOIN(524288, 67108864, 4) "},\"param\":\"match_ratio\","
     "\"values\":[0.01,0.03,0.1,0.3]},"
+    /* the same with S in runs of 4 equal keys, as Q5's lineitem is by order
+     * key: NPHJ's probes and GFUR's gathers of R hit the L1 after a run's
+     * first row (workload s_run) */
+    "{\"name\":\"join-big-probe-runs\",\"base\":{" JOIN(524288, 67108864, 4) ",\"s_run\":4},"
+    "\"param\":\"match_ratio\",\"values\":[0.01,0.03,0.1,0.3]},"
     "{\"name\":\"join-payloads-8b\",\"base\":{" JOIN(16777216, 16777216, 8) "},\"param\":\"payloads\","
     "\"values\":[0,1,2,4]},"
     "{\"name\":\"join-zipf-s4r\",\"base\":{" JOIN(8388608, 33554432, 4) "},\"param\":\"zipf\","

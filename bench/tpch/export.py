@@ -219,6 +219,18 @@ def export_table(con, table, cols, path):
     return write_gjc(path, arrays, [t for _, t in cols])
 
 
+def mean_run(path, cols):
+    """Average run of equal keys in row order of a GJCOLS01 file's key column
+    (the workload's s_run: rows / runs; 1 when no neighbours are equal)."""
+    with open(path, "rb") as f:
+        rows, ncols, _ = struct.unpack("<QII", f.read(24)[8:24])
+    if rows == 0:
+        return 1.0
+    k = np.fromfile(path, dtype=TYPES[cols[0][1]][1], count=rows, offset=24 + 8 * ncols)
+    runs = 1 + int(np.count_nonzero(k[1:] != k[:-1]))
+    return rows / runs
+
+
 def timed(con, sql, reps):
     """One warm-up, then `reps` runs of CREATE OR REPLACE TEMP TABLE _timed AS sql."""
     stmt = f"CREATE OR REPLACE TEMP TABLE _timed AS {sql}"
@@ -261,7 +273,9 @@ def do_join(con, op, out, reps):
     med, runs = timed(con, jsql, reps)
     in_bytes = r_rows * width_sum(rcols) + s_rows * width_sum(scols)
     out_bytes = o_rows * width_sum(ocols)
+    s_run = mean_run(os.path.join(out, f"{n}.s.gjc"), scols)
     return dict(r_rows=r_rows, s_rows=s_rows, out_rows=o_rows, r_unique=(r_distinct == r_rows),
+                s_run=s_run,
                 match_ratio=(s_matched / s_rows if s_rows else 0.0),
                 key_bytes=TYPES[rcols[0][1]][2], r_payloads=len(rp), s_payloads=len(sp),
                 r_file=f"{n}.r.gjc", s_file=f"{n}.s.gjc", expect_file=f"{n}.expect.gjc",

@@ -30,6 +30,8 @@ def workload_flags(op):
              "--match-ratio", f"{min(1.0, op['match_ratio']):.6g}"]
         if not op["r_unique"]:
             f += ["--out-rows", str(max(1, op["out_rows"]))]
+        if op.get("s_run", 1) > 1.05:
+            f += ["--s-run", f"{op['s_run']:.4g}"]
         return f
     pay = [c for c in op["in_columns"][1:]]
     pb = WIDTH[pay[0][1]] if pay else 4

@@ -73,6 +73,8 @@ def main():
                     "--match-ratio", f"{min(1.0, op['match_ratio']):.6g}"]
             if not op["r_unique"]:
                 base += ["--out-rows", str(max(1, op["out_rows"]))]
+            if op.get("s_run", 1) > 1.05:  # S clustered by its key (export.py mean_run)
+                base += ["--s-run", f"{op['s_run']:.4g}"]
             impls = JOIN_IMPLS
         else:
             base = [a.bin, "run", "groupby", "--file", d("in_file"), "--aggs", op["aggs"],
