@@ -731,10 +731,8 @@ typedef struct gj_timing {
     char name[GJ_MAX_PHASES][16];
     double ms[GJ_MAX_PHASES];
     double total_ms;
-    uint64_t peak_bytes;        /* most device memory the operator held at once:
-                                   joins their output included, group-bys their
-                                   temporaries only (not the output columns);
-                                   the inputs never */
+    uint64_t peak_bytes;        /* most device memory the operator held at once,
+                                   its output included, its inputs not */
 } gj_timing;
 
 /* ------------------------------------------------------------------------ */

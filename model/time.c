@@ -465,8 +465,7 @@ static double cub_sort_scratch(double n, int kb, int vb, int bits)
 
 /* Bytes held and the most held, as operators/join_api.cu's Mem counts them
  * (its allocations, the output included, the inputs not; groupby_peak
- * counts the group-bys the same way, though their own count leaves their
- * output out); tmp: CUB's scratch, kept between the joins' sorts and grown
+ * counts the group-bys the same way); tmp: CUB's scratch, kept between the joins' sorts and grown
  * by a free and an allocation. */
 typedef struct {
     double now, peak, tmp;

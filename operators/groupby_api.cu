@@ -47,7 +47,49 @@ struct Ctx {
     cudaStream_t st;
     gj_ctx *ctx;
     int sms;
+    /* the output columns held now (out_alloc), outside the arena: the
+     * caller frees them; their bytes count in ar's peak */
+    void *op[GJ_MAX_AGGS + 2];
+    size_t osz[GJ_MAX_AGGS + 2];
+    int on;
 };
+
+/* An output column: allocated outside the arena (it outlives the run) but
+ * counted in the run's peak, as the joins count theirs. */
+cudaError_t out_alloc(Ctx &c, void **p, size_t bytes)
+{
+    *p = NULL;
+    if (c.on == GJ_MAX_AGGS + 2) return cudaErrorMemoryAllocation;
+    cudaError_t e = cudaMallocAsync(p, bytes ? bytes : 1, c.st);
+    if (e != cudaSuccess) return e;
+    c.op[c.on] = *p;
+    c.osz[c.on++] = bytes;
+    gj_arena_note(&c.ar, bytes);
+    c.ar.now += bytes;
+    return cudaSuccess;
+}
+
+/* an output column given up before the end (replaced or not needed) */
+void out_free(Ctx &c, void *p)
+{
+    if (!p) return;
+    for (int i = 0; i < c.on; i++)
+        if (c.op[i] == p) {
+            c.ar.now -= c.osz[i];
+            c.op[i] = c.op[--c.on];
+            c.osz[i] = c.osz[c.on];
+            break;
+        }
+    cudaFreeAsync(p, c.st);
+}
+
+/* every output column, to allocate them again larger (a group hint too small) */
+void out_release(Ctx &c, gj_groupby_out *out)
+{
+    out_free(c, out->key.data);
+    for (int i = 0; i < GJ_MAX_AGGS; i++) out_free(c, out->agg[i].data);
+    memset(out, 0, sizeof *out);
+}
 
 unsigned grid_for(const Ctx &c, uint64_t n, int threads)
 {
@@ -127,12 +169,12 @@ int alloc_out(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec *s, cons
     gj_ctx *ctx = c.ctx;
     out->key.width = in->key.width;
     out->key.type = GJ_DT_INT;
-    GJ_CUDA(cudaMallocAsync(&out->key.data, (cap ? cap : 1) * in->key.width, c.st));
+    GJ_CUDA(out_alloc(c, &out->key.data, (cap ? cap : 1) * in->key.width));
     out->n_aggs = w->n_aggs;
     for (int i = 0; i < w->n_aggs; i++) {
         out->agg[i].width = ap[i].out_w;
         out->agg[i].type = ap[i].out_t;
-        GJ_CUDA(cudaMallocAsync(&out->agg[i].data, (cap ? cap : 1) * ap[i].out_w, c.st));
+        GJ_CUDA(out_alloc(c, &out->agg[i].data, (cap ? cap : 1) * ap[i].out_w));
         if (ap[i].acc >= 0) s->dst[ap[i].acc] = out->agg[i].data;
     }
     if (hidden >= 0) GJ_CUDA(gj_arena_alloc(&c.ar, &s->dst[hidden], (cap ? cap : 1) * 8));
@@ -179,25 +221,25 @@ int sort_output(Ctx &c, gj_groupby_out *out)
     if (m < 2) goto done;
     GJ_CUDA(gj_arena_alloc(&c.ar, &iota, m * 4));
     GJ_CUDA(gj_arena_alloc(&c.ar, &perm, m * 4));
-    GJ_CUDA(cudaMallocAsync(&ks, m * kw, c.st));
+    GJ_CUDA(out_alloc(c, &ks, m * kw));
     k_iota<<<grid_for(c, m, 256), 256, 0, c.st>>>((uint32_t *)iota, m);
     GJ_LAUNCHED();
     rc = gjgb_sort_pairs(out->key.data, ks, kw, iota, perm, 4, m, 0, 8 * kw, &c.ar, c.st, ctx);
     if (rc) goto done;
-    GJ_CUDA(cudaFreeAsync(out->key.data, c.st));
+    out_free(c, out->key.data);
     out->key.data = ks;
     ks = NULL;
     for (int i = 0; i < out->n_aggs; i++) {
         void *d = NULL;
-        GJ_CUDA(cudaMallocAsync(&d, m * out->agg[i].width, c.st));
+        GJ_CUDA(out_alloc(c, &d, m * out->agg[i].width));
         k_permute<<<grid_for(c, m, 256), 256, 0, c.st>>>(out->agg[i].data, out->agg[i].width,
                                                          (const uint32_t *)perm, m, d);
         GJ_LAUNCHED();
-        GJ_CUDA(cudaFreeAsync(out->agg[i].data, c.st));
+        out_free(c, out->agg[i].data);
         out->agg[i].data = d;
     }
 done:
-    if (ks) cudaFreeAsync(ks, c.st);
+    out_free(c, ks);
     gj_arena_free(&c.ar, iota);
     gj_arena_free(&c.ar, perm);
     return rc;
@@ -391,7 +433,7 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
         GJ_CUDA(cudaMemcpyAsync(h, cnt, 8, cudaMemcpyDeviceToHost, c.st));
         GJ_CUDA(cudaStreamSynchronize(c.st));
         if (h[1]) {
-            gj_groupby_out_free(out); /* the hint was too small */
+            out_release(c, out); /* the hint was too small */
             goto done;
         }
         out->groups = h[0];
@@ -434,7 +476,7 @@ int run_hgb(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, const 
         if (lim64 > gmax) lim64 = gmax;
         GJ_CUDA(gj_arena_alloc(&c.ar, &tkeys, cap * sizeof(K)));
         GJ_CUDA(gj_arena_alloc(&c.ar, &tvals, cap * 4));
-        GJ_CUDA(cudaMallocAsync(&out->key.data, lim64 * sizeof(K), c.st));
+        GJ_CUDA(out_alloc(c, &out->key.data, lim64 * sizeof(K)));
         int ovf = 0;
         if (gw == 1) rc = hgb_stage1<K, uint8_t>(c, in, cap, (uint32_t)lim64, tkeys, (uint32_t *)tvals, (uint32_t *)cnt, gid, out->key.data, &ovf);
         else if (gw == 2) rc = hgb_stage1<K, uint16_t>(c, in, cap, (uint32_t)lim64, tkeys, (uint32_t *)tvals, (uint32_t *)cnt, gid, out->key.data, &ovf);
@@ -446,7 +488,7 @@ int run_hgb(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, const 
         tkeys = tvals = NULL;
         if (!ovf) break;
         /* more groups than the hint: grow and repeat stage 1 */
-        GJ_CUDA(cudaFreeAsync(out->key.data, c.st));
+        out_free(c, out->key.data);
         out->key.data = NULL;
         hint = lim64 * 8;
     }
@@ -456,8 +498,8 @@ int run_hgb(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, const 
         void *keyd = out->key.data;
         out->key.data = NULL;
         rc = alloc_out(c, in, w, &s, ap, hidden, groups, out);
-        if (rc) { cudaFreeAsync(keyd, c.st); goto done; }
-        cudaFreeAsync(out->key.data, c.st);
+        if (rc) { out_free(c, keyd); goto done; }
+        out_free(c, out->key.data);
         out->key.data = keyd;
     }
     if ((rc = init_acc(c, s, groups))) goto done;
@@ -907,7 +949,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         gj_arena_free(&c.ar, tvals);
         tkeys = tvals = NULL;
         if (!hc[1]) { out->groups = hc[0]; break; }
-        gj_groupby_out_free(out); /* more groups than the hint: larger, again */
+        out_release(c, out); /* more groups than the hint: larger, again */
         if (hidden >= 0) gj_arena_free(&c.ar, r.dst[hidden]);
         if (cap >= ncap) { rc = gj_seterr(ctx, GJ_ERR_CUDA, "PGB: global table overflow at %llu slots", (unsigned long long)cap); goto done; }
         cap = cap * 4 < ncap ? cap * 4 : ncap;
@@ -994,7 +1036,7 @@ extern "C" int gj_groupby_execute(gj_impl impl, const gj_dtable *in, const gj_wo
 {
     int rc = GJ_OK;
     Ctx c;
-    memset(&c.ar, 0, sizeof c.ar);
+    memset(&c, 0, sizeof c);
     c.st = (cudaStream_t)stream;
     c.ctx = ctx;
     c.sms = 0;
