@@ -31,6 +31,20 @@ static gj_workload groupby(uint64_t rows, uint64_t groups)
     return w;
 }
 
+/* A primary-foreign-key join of TPC-H's shape: |R| x |S| rows, pr + ps
+ * 4-byte payload columns, match ratio m. */
+static gj_workload join_shape(uint64_t r, uint64_t s, int pr, int ps, double m)
+{
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    w.r_rows = r;
+    w.s_rows = s;
+    w.r_payloads = pr;
+    w.s_payloads = ps;
+    w.match_ratio = m;
+    return w;
+}
+
 /* EVIDENCE: M-411-BR. Table 1: 8.52x speedup gives B_G ~ 24 B_R. */
 static void test_bg_over_br_from_table1(void **state)
 {
@@ -208,12 +222,7 @@ static void test_join_host_work(void **state)
 {
     (void)state;
     gj_profile *p = h200();
-    gj_workload w;
-    gj_workload_default(&w, GJ_OP_JOIN);
-    w.r_rows = 300270;
-    w.s_rows = 2275919;
-    w.r_payloads = w.s_payloads = 1;
-    w.match_ratio = 0.200697;
+    const gj_workload w = join_shape(300270, 2275919, 1, 1, 0.200697);
     static const gj_impl impls[3] = {GJ_IMPL_PHJ_TR, GJ_IMPL_PHJ_UR, GJ_IMPL_NPHJ};
     static const double measured_ms[3] = {0.208, 0.257, 0.095};
     double ms[3];
@@ -238,13 +247,7 @@ static void test_probe_runs(void **state)
 {
     (void)state;
     gj_profile *p = h200();
-    gj_workload w;
-    gj_workload_default(&w, GJ_OP_JOIN);
-    w.r_rows = 456771;
-    w.s_rows = 59986052;
-    w.r_payloads = 1;
-    w.s_payloads = 3;
-    w.match_ratio = 0.030438;
+    gj_workload w = join_shape(456771, 59986052, 1, 3, 0.030438);
     double ms[2];
     for (int i = 0; i < 2; i++) {
         gj_estimate e;
