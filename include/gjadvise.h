@@ -245,10 +245,10 @@ typedef struct gj_workload {
     double match_ratio;   /* fraction of S rows that find a partner, [0,1]  */
     uint64_t out_rows;    /* many-to-many output size; 0 = primary-foreign-key
                              (match_ratio * s_rows)                          */
-    double s_run;         /* average run of equal keys in S's row order: 0 or
-                             1 none (the default); S sorted or clustered by
-                             the key (TPC-H's lineitem by order key: 4):
-                             s_rows / its distinct keys. <= 2^40             */
+    double s_run;         /* average run of equal keys in S's row order: at
+                             most 1 means none (the default 0); S sorted or
+                             clustered by the key (TPC-H's lineitem by order
+                             key: 4): s_rows / its distinct keys. <= 2^40   */
     /* group-by over R(key, payloads...)                                     */
     uint64_t rows;
     uint64_t groups;      /* g, 1..rows                                      */
