@@ -8,6 +8,7 @@
  * stable sort on those bits), on the whole input and on keys + 1 (16-byte
  * misaligned keys: the histogram's scalar path), n - 1 rows.
  * usage: join_part_bench [repeat [pack|rowid|all [custom|cub|both [check]]]]
+ *   PART_BITS=b: b bits instead of 16 (one pass at 8 or fewer)
  *   (bench/part_scatter_device.sh runs it; the library reads the opt-in
  *   GJ_JOIN_PART_SHAPE=768x10) */
 #include "gjadvise.h"
@@ -17,6 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int part_bits(void)
+{
+    const char *e = getenv("PART_BITS");
+    return e && atoi(e) >= 1 && atoi(e) <= 16 ? atoi(e) : 16;
+}
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -35,7 +42,7 @@ static int check(const gj_dtable *r, uint64_t off, int m, void *ko, void *vo, gj
     for (int cub = 0; cub < 2; cub++) {
         if (gj_join_partition(4, (const uint32_t *)r->key.data + off, ko, m,
                               (const uint32_t *)r->payload[0].data + off,
-                              (const uint32_t *)r->payload[1].data + off, vo, n, 16, cub, NULL,
+                              (const uint32_t *)r->payload[1].data + off, vo, n, part_bits(), cub, NULL,
                               ctx) != GJ_OK) {
             fprintf(stderr, "partition: %s\n", gj_ctx_errmsg(ctx));
             goto done;
@@ -81,7 +88,7 @@ int main(int argc, char **argv)
         cudaDeviceGetDefaultMemPool(&pool, 0);
         cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr);
     }
-    printf("# n=%llu bits=16, median of %d, shape=%s\n", (unsigned long long)n, repeat,
+    printf("# n=%llu bits=%d, median of %d, shape=%s\n", (unsigned long long)n, part_bits(), repeat,
            getenv("GJ_JOIN_PART_SHAPE") ? getenv("GJ_JOIN_PART_SHAPE") : "default");
     printf("%-6s %-6s %9s %9s %12s\n", "values", "impl", "ms", "min", "GB/s(56|36B)");
     for (int mode = 0; mode < 2; mode++) {
@@ -94,7 +101,7 @@ int main(int argc, char **argv)
                 float ms = 0;
                 cudaEventRecord(e0, 0);
                 if (gj_join_partition(4, r.key.data, ko, m, r.payload[0].data, r.payload[1].data, vo,
-                                      n, 16, cub, NULL, ctx) != GJ_OK) {
+                                      n, part_bits(), cub, NULL, ctx) != GJ_OK) {
                     fprintf(stderr, "partition: %s\n", gj_ctx_errmsg(ctx));
                     return 4;
                 }
