@@ -13,6 +13,23 @@ TRAIN=${TRAIN:-"/work/notes/validate-h200-v21.db GPU-4f14f85b-70fd-355b-9c74-415
 set -- $TRAIN
 TDB=$1 TDEV=$2
 cp "$TDB" /tmp/etrain.db
+# the store's copy of h200-measured predates parameters added to the
+# built-in since (bw_part_pair1): add them, so that the fit sees the model
+# the shipped profile will run with
+cp /tmp/etrain.db /tmp/eempty.db  # emptied: export then gives the built-in
+sqlite3 /tmp/eempty.db "DELETE FROM param; DELETE FROM fit; DELETE FROM exec_phase; DELETE FROM exec_log; DELETE FROM profile;"
+bin/gjadvise profiles export h200-measured -o /tmp/ebuiltin.json --db /tmp/eempty.db >/dev/null
+python3 - <<'PY'
+import json, sqlite3
+b = json.load(open("/tmp/ebuiltin.json"))["params"]
+db = sqlite3.connect("/tmp/etrain.db")
+pid = db.execute("SELECT id FROM profile WHERE name='h200-measured' AND version=1").fetchone()[0]
+have = {k for (k,) in db.execute("SELECT key FROM param WHERE profile_id=?", (pid,))}
+for k, v in b.items():
+    if k not in have:
+        db.execute("INSERT INTO param VALUES (?,?,?,?,?,?)", (pid, k, v["value"], v.get("spread", 0), v["unit"], v["source"]))
+db.commit()
+PY
 bin/gjadvise tune --profile h200-measured@1 --db /tmp/etrain.db --device $TDEV > /tmp/etrain.tune 2>&1 || { tail -3 /tmp/etrain.tune; exit 1; }
 V=$(grep -o "saved h200-measured v[0-9]*" /tmp/etrain.tune | grep -o "[0-9]*$")
 bin/gjadvise profiles export h200-measured@$V --db /tmp/etrain.db -o /tmp/etrain.json >/dev/null

@@ -114,7 +114,9 @@ int gj_calk_hostcopy(int d2h, int pinned, uint64_t bytes, int warmup, int reps, 
  * (4 or 8) and val_bytes (4 or 8) over bits [0, end_bit); keys are fresh
  * random bits before every repetition (untimed). work = n (pairs).
  * own: the operators' own stable partition instead (gj_join_partition,
- * end_bit <= 16), as PHJ-TR, SMJ-TR and PGB-TR run it. */
+ * end_bit <= 16), as PHJ-TR, SMJ-TR and PGB-TR run it: 1 with the values
+ * as they are, 2 with 8-byte values packed from two 4-byte columns as the
+ * first pass reads them (GFTR's pairs; 4-byte keys). */
 int gj_calk_sort(int key_bytes, int val_bytes, int end_bit, uint64_t n, int own, int warmup, int reps,
                  double *ms, double *work, gj_ctx *ctx);
 

@@ -4,7 +4,9 @@
  * the difference. Four instantiations only: (k32,v32), (k32,v64),
  * (k64,v64), (k64,v32). The same over the operators' own partition
  * (gj_join_partition, a histogram and a scatter a pass), which the GFTR
- * joins and PGB-TR run on 4-byte keys with packed pairs. */
+ * joins and PGB-TR run on 4-byte keys with packed pairs: with the pairs
+ * already packed (own = 1), or packed from two 4-byte columns as the first
+ * pass reads them (own = 2: GFTR's first pass). */
 #include "calibrate/calibrate.h"
 #include "operators/common.cuh"
 #include "operators/join_partition.h"
@@ -53,13 +55,24 @@ __global__ void k_sort_check(const K *k, const V *v, uint64_t n, int end_bit, ui
     if (local) atomicAdd(bad, local);
 }
 
+/* v (8-byte) split into its low and high 4-byte halves, as two columns */
+__global__ void k_split_pairs(const uint64_t *v, uint32_t *lo, uint32_t *hi, uint64_t n)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        lo[i] = (uint32_t)v[i];
+        hi[i] = (uint32_t)(v[i] >> 32);
+    }
+}
+
 template <typename K, typename V>
-int sort_bench(int end_bit, uint64_t n, bool own, int warmup, int reps, double *ms, gj_ctx *ctx)
+int sort_bench(int end_bit, uint64_t n, int own, int warmup, int reps, double *ms, gj_ctx *ctx)
 {
     int rc = GJ_OK;
     gj_arena ar = {};
     K *k0 = nullptr, *k1 = nullptr;
     V *v0 = nullptr, *v1 = nullptr;
+    uint32_t *col_a = nullptr, *col_b = nullptr; /* own == 2: the values as two columns */
     void *tmp = nullptr;
     size_t tmp_bytes = 0;
     unsigned long long *bad = nullptr, hbad = 0;
@@ -77,6 +90,10 @@ int sort_bench(int end_bit, uint64_t n, bool own, int warmup, int reps, double *
     GJ_CUDA(gj_arena_alloc(&ar, (void **)&v0, n * sizeof(V)));
     GJ_CUDA(gj_arena_alloc(&ar, (void **)&v1, n * sizeof(V)));
     GJ_CUDA(gj_arena_alloc(&ar, (void **)&bad, sizeof *bad));
+    if (own == 2) {
+        GJ_CUDA(gj_arena_alloc(&ar, (void **)&col_a, n * 4));
+        GJ_CUDA(gj_arena_alloc(&ar, (void **)&col_b, n * 4));
+    }
     GJ_CUDA(cudaMemset(bad, 0, sizeof *bad));
     if (!own) { /* CUB's scratch; the own partition allocates its own */
         cub::DoubleBuffer<K> kb(k0, k1);
@@ -88,12 +105,17 @@ int sort_bench(int end_bit, uint64_t n, bool own, int warmup, int reps, double *
         seed = 0xA5A5u + 7919u * (uint32_t)(r + warmup);
         k_sort_fill<K, V><<<grid, threads>>>(k0, v0, n, seed); /* fresh keys, untimed */
         GJ_LAUNCHED();
+        if (own == 2) {
+            k_split_pairs<<<grid, threads>>>((const uint64_t *)v0, col_a, col_b, n);
+            GJ_LAUNCHED();
+        }
         cub::DoubleBuffer<K> kb(k0, k1);
         cub::DoubleBuffer<V> vb(v0, v1);
         GJ_CUDA(cudaEventRecord(ea));
         if (own) {
-            if ((rc = gj_join_partition((int)sizeof(K), k0, k1, sizeof(V) == 4 ? GJ_PART_COPY4 : GJ_PART_COPY8, v0,
-                                        NULL, v1, n, end_bit, 0, NULL, ctx)) != GJ_OK)
+            const int mode = own == 2 ? GJ_PART_PACK : sizeof(V) == 4 ? GJ_PART_COPY4 : GJ_PART_COPY8;
+            if ((rc = gj_join_partition((int)sizeof(K), k0, k1, mode, own == 2 ? (const void *)col_a : v0, col_b, v1, n,
+                                        end_bit, 0, NULL, ctx)) != GJ_OK)
                 goto done;
             kb = cub::DoubleBuffer<K>(k1, k0);
             vb = cub::DoubleBuffer<V>(v1, v0);
@@ -130,16 +152,16 @@ extern "C" int gj_calk_sort(int key_bytes, int val_bytes, int end_bit, uint64_t 
     int rc = GJ_OK;
     if (warmup < 0 || reps < 1 || !ms || !work || n < 1 || n > (1ull << 31) ||
         (key_bytes != 4 && key_bytes != 8) || (val_bytes != 4 && val_bytes != 8) || end_bit < 1 ||
-        end_bit > (own ? GJ_PART_MAX_BITS : 8 * key_bytes))
+        end_bit > (own ? GJ_PART_MAX_BITS : 8 * key_bytes) || own < 0 || own > 2 ||
+        (own == 2 && (key_bytes != 4 || val_bytes != 8)))
         return gj_seterr(ctx, GJ_ERR_INVALID, "sort: key_bytes=%d val_bytes=%d end_bit=%d n=%llu: "
                          "allowed widths 4 or 8, 1 <= end_bit <= key bits (16 for the own partition), "
-                         "1 <= n <= 2^31",
+                         "1 <= n <= 2^31; packed columns (own 2) with 4-byte keys and 8-byte values",
                          key_bytes, val_bytes, end_bit, (unsigned long long)n);
-    const bool o = own != 0;
-    if (key_bytes == 4 && val_bytes == 4) rc = sort_bench<uint32_t, uint32_t>(end_bit, n, o, warmup, reps, ms, ctx);
-    else if (key_bytes == 4) rc = sort_bench<uint32_t, uint64_t>(end_bit, n, o, warmup, reps, ms, ctx);
-    else if (val_bytes == 8) rc = sort_bench<uint64_t, uint64_t>(end_bit, n, o, warmup, reps, ms, ctx);
-    else rc = sort_bench<uint64_t, uint32_t>(end_bit, n, o, warmup, reps, ms, ctx);
+    if (key_bytes == 4 && val_bytes == 4) rc = sort_bench<uint32_t, uint32_t>(end_bit, n, own, warmup, reps, ms, ctx);
+    else if (key_bytes == 4) rc = sort_bench<uint32_t, uint64_t>(end_bit, n, own, warmup, reps, ms, ctx);
+    else if (val_bytes == 8) rc = sort_bench<uint64_t, uint64_t>(end_bit, n, own, warmup, reps, ms, ctx);
+    else rc = sort_bench<uint64_t, uint32_t>(end_bit, n, own, warmup, reps, ms, ctx);
     if (rc == GJ_OK) *work = (double)n;
     return rc;
 }

@@ -98,6 +98,10 @@ typedef struct gj_hw {
                              (its histogram included), 4-byte keys with
                              packed 8-byte pairs: GFTR, PGB-TR; GB/s of
                              pair bytes read + written                      */
+    double bw_part_pair1; /* the same pass as a partition's first, packing
+                             the pairs from two 4-byte columns as it reads
+                             them (GFTR's first pass): one 8-bit partition
+                             alone; 0 where not measured                    */
     double sort_k32;      /* full radix sort, 4-byte keys + 4-byte values, G pairs/s */
     double sort_k64;      /* full radix sort, 8-byte keys + 4-byte values, G pairs/s */
     /* atomics, G updates/s over the device, by number of distinct targets */

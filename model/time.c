@@ -203,14 +203,20 @@ static void seq(acc *a, const char *what, double bytes)
 /* Histogram + ceil(bits/8) stable partition passes of n (key, value) pairs.
  * own: the operators' own partition (operators/join_partition.cuh), whose
  * calibrated pass with 4-byte keys and 8-byte values (bw_part_pair)
- * includes the histogram each pass takes; otherwise CUB's radix sort. */
-static void partition(acc *a, const char *what, double n, int kb, int vb, int bits, int own)
+ * includes the histogram each pass takes; otherwise CUB's radix sort.
+ * packed (own): the first pass packs the pairs from two 4-byte columns as
+ * it reads them, at its own calibrated rate (bw_part_pair1: 1.13x a later
+ * pass's time on the H200, bench/RESULTS.md, Joins, session 9). */
+static void partition(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed)
 {
     int passes = (bits + 7) / 8;
     double hist = n * kb, moved = passes * n * 2.0 * (kb + vb);
     if (own && kb == 4 && vb == 8) {
-        double rate = a->hw->bw_part_pair > 0 ? a->hw->bw_part_pair : gj_part_pair_default(a->hw);
-        term(a, GJ_TERM_PARTITION, what, moved / (rate * GB), passes * hist + moved);
+        const double rate = a->hw->bw_part_pair > 0 ? a->hw->bw_part_pair : gj_part_pair_default(a->hw);
+        const double first = packed && a->hw->bw_part_pair1 > 0 ? a->hw->bw_part_pair1 : rate;
+        const double pass = moved / passes;
+        term(a, GJ_TERM_PARTITION, what, pass / (first * GB) + (passes - 1) * pass / (rate * GB),
+             passes * hist + moved);
         a->kernels += 3 * passes;
     } else {
         term(a, GJ_TERM_PARTITION, what,
@@ -418,12 +424,12 @@ static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb,
     int t = 0;
     const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, &t);
     if (how == GROUP_OWN) {
-        partition(a, what, n, kb, 8, b, 1);
+        partition(a, what, n, kb, 8, b, 1, pair);
         return;
     }
     if (how == GROUP_MSD) {
-        partition(a, what, n, kb, 8, t, 1);
-        partition(a, "sort each partition in shared memory", n, kb, 8, 8, 1);
+        partition(a, what, n, kb, 8, t, 1, pair);
+        partition(a, "sort each partition in shared memory", n, kb, 8, 8, 1, 0);
         a->kernels += 4; /* sample, bounds, sizes, the larger tiles */
         return;
     }
@@ -432,7 +438,7 @@ static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb,
         a->kernels++;
     }
     if (impl == GJ_IMPL_SMJ_TR) sort_bits(a, what, n, kb, vb, kbits);
-    else if (bits > 0) partition(a, what, n, kb, vb, bits, 0);
+    else if (bits > 0) partition(a, what, n, kb, vb, bits, 0, 0);
 }
 
 /* ---- a join's device memory: the operators' allocations replayed -------- */
@@ -747,9 +753,9 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     begin(a, "transform");
     if ((impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) && bits > 0) {
         if (tr && pr) gftr_group(a, "partition R (key, first column)", impl, R, kb, pb, rv, bits, kbits, 1);
-        else partition(a, "partition R (key, row id)", R, kb, 4, bits, 0);
+        else partition(a, "partition R (key, row id)", R, kb, 4, bits, 0, 0);
         if (tr && ps) gftr_group(a, "partition S (key, first column)", impl, S, kb, pb, sv, bits, kbits, 1);
-        else partition(a, "partition S (key, row id)", S, kb, 4, bits, 0);
+        else partition(a, "partition S (key, row id)", S, kb, 4, bits, 0, 0);
     } else if (impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR) {
         /* the smallest and largest key first: the bits to sort */
         seq(a, "min and max of the keys", (R + S) * kb);
@@ -1286,7 +1292,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             /* then sort the remaining columns on ceil(log2 g) bits of the codes */
             int bits = g <= 1 ? 1 : (int)ceil(log2(g));
             for (int c = 1; c < P; c++)
-                partition(a, "sort payload columns on the codes", N, 4, pb, bits, 0);
+                partition(a, "sort payload columns on the codes", N, 4, pb, bits, 0, 0);
         }
         seq(a, "segmented reduction", N * P * pb + out);
     } else { /* PGB-UR, PGB-TR (T-GB-PGB): operators/groupby_api.cu run_pgb */
@@ -1354,14 +1360,14 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         if (bits == 0) seq(a, "hash keys", 2.0 * N * kb);
         if (bits && !tr) {
             /* the partition makes the row ids in its first pass */
-            partition(a, "partition (hash, row id)", N, kb, 4, bits, 1);
+            partition(a, "partition (hash, row id)", N, kb, 4, bits, 1, 0);
         } else if (bits) {
             /* the payload columns travel with the key, two 4-byte columns
              * packed into one 8-byte value as they are read */
             int jobs = pb == 4 ? P / 2 : P, odd = pb == 4 ? P % 2 : 0;
             for (int c = 0; c < jobs; c++)
-                partition(a, "partition (hash, payload pair or 8-byte column)", N, kb, 8, bits, 1);
-            if (odd) partition(a, "partition (hash, last 4-byte column)", N, kb, 4, bits, 1);
+                partition(a, "partition (hash, payload pair or 8-byte column)", N, kb, 8, bits, 1, pb == 4);
+            if (odd) partition(a, "partition (hash, last 4-byte column)", N, kb, 4, bits, 1, 0);
         }
         /* one binary search per partition (bounds_kernel) */
         gather(a, "partition bounds (binary searches)", (parts + 1) * ceil(log2(fmax(N, 2))), kb, N, 32, 0);
