@@ -9,7 +9,7 @@ OUT=${OUT:-/tmp/out}
 export GJADVISE_DB=/tmp/gj_hgb.db
 nvidia-smi --query-gpu=name,uuid,clocks.sm,clocks.mem --format=csv,noheader; date -u +%FT%TZ
 if [ "${SKIP_TESTS:-0}" = 0 ]; then
-  for t in test_groupby test_gen; do
+  for t in ${HGB_TESTS:-test_groupby test_gen}; do
     timeout 240 build/pgbprobe/$t > "$OUT/$t.log" 2>&1; echo "$t rc=$?"
     grep -E "^\[  (PASSED|FAILED)|FAIL|differs" "$OUT/$t.log" | head
   done

@@ -951,6 +951,7 @@ typedef struct {
     double smem;  /* PGB: a k_pgb_many table's bytes                         */
     double items; /* PGB: work items (pieces of partitions)                  */
     int merged;   /* PGB: cut partitions merge their pieces (k_pgb_merge)    */
+    double part;  /* HGB dense: the blocks' rows of partials (bytes)         */
 } gb_plan;
 
 /* What PGB's partition of n (key, value of vb bytes) rows on `bits` bits
@@ -1026,6 +1027,7 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
         const double held = (pl->range ? 16 : 0) + pow2_at_least(2 * fmax(lg, 512)) * (kb + 4) + 8;
         ms_alloc(&m, held);
         ms_alloc(&m, lg * (kb + outb + hid));
+        ms_touch(&m, pl->part); /* dense: the blocks' rows of partials */
         ms_free(&m, held);
         key_rows = agg_rows = lg;
     } else if (impl == GJ_IMPL_HGB) {
@@ -1127,7 +1129,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
      * (sum, count, avg) is two 32-bit adds, the second only on a carry
      * (operators/groupby_kernels.cuh add64_shared). */
     const double accb = slot + 8.0 * any_avg;
-    gb_plan plan = {0, 0, 0, 0, 0, 0, 0};
+    gb_plan plan = {0, 0, 0, 0, 0, 0, 0, 0};
 
     /* HGB one pass (T-GB-HGB-1P; operators/groupby_api.cu hgb_onepass):
      * R copies of every aggregate slot for few groups (R g <= 1024); a
@@ -1191,9 +1193,23 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * others go through a generic per-row loop, without slot copies */
         if (nacc > 2 || (P && pb != 4))
             term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * nacc / (atom_shared(hw, fmax(teff, 1)) * GB), 0);
-        term(a, GJ_TERM_HASH, "merge block tables into the global table", blocks * gm / (hw->ht_build_l2 * GB), 0);
-        counter(a, "output slots of new groups from one counter", g);
-        atomics_global(a, "merge block aggregates", blocks * gm * nacc, g, g * accb);
+        if (dense && ts1 >= GJ_HGB_PART_MERGE_TS) {
+            /* each block's slots to its row of partials (a flag byte and
+             * the accumulators), one thread a slot combines the rows and
+             * enters the group (operators/groupby_kernels.cuh
+             * k_hgb_dense_merge): no contended atomics */
+            plan.part = blocks * ts1 * (1 + accb);
+            seq(a, "blocks' rows of partials, written and combined", 2 * plan.part);
+            term(a, GJ_TERM_HASH, "enter the groups into the global table", g / (hw->ht_build_l2 * GB), 0);
+            counter(a, "output slots of new groups from one counter", g);
+            atomics_global(a, "store the groups' aggregates", g * nacc, g, g * accb);
+            a->kernels += 1;
+            a->allocs += 1 + nacc;
+        } else {
+            term(a, GJ_TERM_HASH, "merge block tables into the global table", blocks * gm / (hw->ht_build_l2 * GB), 0);
+            counter(a, "output slots of new groups from one counter", g);
+            atomics_global(a, "merge block aggregates", blocks * gm * nacc, g, g * accb);
+        }
         seq(a, "clear the global table, write groups", 2 * 65536.0 * (kb + 4) + out);
         a->kernels += 3 + passes;
         a->allocs += 3 + nacc;

@@ -411,6 +411,7 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
         GJ_CUDA(cudaMemsetAsync(cnt, 0, 8, c.st));
         if ((rc = alloc_out(c, in, w, &s, ap, hidden, Lg, out))) goto done;
         OnePassArgs a;
+        memset(&a, 0, sizeof a);
         a.n = n;
         a.ts = (unsigned)ts;
         a.limit = dense ? (uint32_t)ts : (uint32_t)(ts / 2 + ts / 4);
@@ -426,10 +427,22 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
         uint64_t tiles = (n + (uint64_t)threads * PolicyOnePass::ITEMS - 1) / ((uint64_t)threads * PolicyOnePass::ITEMS);
         uint64_t grid = (uint64_t)c.sms * blocks_per_sm;
         if (grid > tiles) grid = tiles ? tiles : 1;
+        const bool part_merge = dense && ts >= GJ_HGB_PART_MERGE_TS;
+        if (part_merge) { /* the blocks' rows of partials for k_hgb_dense_merge */
+            GJ_CUDA(gj_arena_alloc(&c.ar, (void **)&a.pflag, grid * ts));
+            for (int j = 0; j < s.n; j++) GJ_CUDA(gj_arena_alloc(&c.ar, &a.part[j], grid * ts * s.width[j]));
+        }
         for (a.pass = 0; a.pass < (1u << pbits) && !rc; a.pass++)
             rc = narrow ? hgb_onepass_launch<K, true>(c, (unsigned)grid, threads, smem, in, s, a, gt, out->key.data)
                         : hgb_onepass_launch<K, false>(c, (unsigned)grid, threads, smem, in, s, a, gt, out->key.data);
         if (rc) goto done;
+        if (part_merge) {
+            k_hgb_dense_merge<K><<<(unsigned)((ts + 31) / 32), 256, 0, c.st>>>(s, a, (unsigned)grid, gt,
+                                                                              (K *)out->key.data);
+            GJ_LAUNCHED();
+            gj_arena_free(&c.ar, a.pflag);
+            for (int j = 0; j < s.n; j++) gj_arena_free(&c.ar, a.part[j]);
+        }
         GJ_CUDA(cudaMemcpyAsync(h, cnt, 8, cudaMemcpyDeviceToHost, c.st));
         GJ_CUDA(cudaStreamSynchronize(c.st));
         if (h[1]) {

@@ -9,6 +9,12 @@
 /* HGB: at most 2^GJ_HGB_MAX_PBITS passes of the one-pass kernel, each for
  * one table's worth of groups (operators/groupby_kernels.cuh). */
 #define GJ_HGB_MAX_PBITS 1
+/* HGB's dense one pass merges its blocks through rows of partials
+ * (k_hgb_dense_merge) from tables of GJ_HGB_PART_MERGE_TS slots (4-byte keys
+ * with max,max at 8193..16384 groups), through the global table's atomics
+ * below (8-byte keys' 8192 slots: 2-3% faster so; H200, bench/RESULTS.md,
+ * Group-by, session 9). */
+#define GJ_HGB_PART_MERGE_TS 16384
 
 /* PGB: k_pgb_chunk up to GJ_PGB_FEW groups, with GJ_PGB_TS hash slots and
  * GJ_PGB_AGG_BYTES of aggregate slots; k_pgb_many above, with tables of at
