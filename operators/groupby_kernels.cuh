@@ -521,6 +521,40 @@ __device__ __forceinline__ int agg_kind(const GbSpec &s, int j)
     if (s.width[j] == 4) return s.op[j] == OP_MAX ? WK_MAXI4 : WK_MINI4;
     return s.op[j] == OP_MAX ? WK_MAXI8 : WK_MINI8;
 }
+/* Slot sl's aggregate j in a one-pass table: its R copies combined. */
+__device__ __forceinline__ uint64_t slot_value(const GbSpec &s, int j, const unsigned char *smem,
+                                               const unsigned *soff, unsigned sl, unsigned R)
+{
+    uint64_t v = identity(s, j);
+    for (unsigned r = 0; r < R; r++)
+        v = combine(s, j, v, load_bits(smem + soff[j] + (uint64_t)(sl * R + r) * s.width[j], s.width[j]));
+    return v;
+}
+
+/* Key k into the global table, which hands out its output row on first
+ * sight (the key written, the aggregates at identity), and value(j)
+ * combined into its aggregate j (a callable, so that no array of values
+ * goes to local memory). false: the table or the output is full
+ * (gt_insert flagged the overflow). */
+template <typename K, typename Value>
+__device__ __forceinline__ bool gt_enter(const GTable<K> &gt, const GbSpec &s, K k, Value value, K *out_key)
+{
+    bool fresh;
+    const uint32_t g = gt_insert(gt, k, [&]() -> uint32_t {
+        uint32_t x = atomicAdd(gt.count, 1u);
+        if (x >= gt.limit) return GB_EMPTY;
+        out_key[x] = k;
+        for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
+        return x;
+    }, fresh);
+    if (g == GB_EMPTY) return false;
+    for (int j = 0; j < s.n; j++) {
+        const uint64_t v = value(j);
+        if (v != identity(s, j)) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), v);
+    }
+    return true;
+}
+
 /* Accumulator j (kind kd = agg_kind, shared array base) over 4 values at
  * slots sl (GB_EMPTY: none). PARTIAL false: the rows' raw source bits
  * (load_raw; V = uint32_t for the NARROW paths' 4-byte sources, which keeps
@@ -716,32 +750,13 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
             const uint64_t at = (uint64_t)blockIdx.x * TS + sl;
             a.pflag[at] = own;
             if (own) {
-                for (int j = 0; j < s.n; j++) {
-                    uint64_t v = identity(s, j);
-                    for (unsigned r = 0; r < R; r++)
-                        v = combine(s, j, v, load_bits(smem + soff[j] + (uint64_t)(sl * R + r) * s.width[j], s.width[j]));
-                    store_bits(elem(a.part[j], s.width[j], at), s.width[j], v);
-                }
+                for (int j = 0; j < s.n; j++)
+                    store_bits(elem(a.part[j], s.width[j], at), s.width[j], slot_value(s, j, smem, soff, sl, R));
                 continue;
             }
         }
         if (sl < TS ? k == EMPTYK : !sent_used) continue;
-        bool fresh;
-        uint32_t g = gt_insert(gt, k, [&]() -> uint32_t {
-            uint32_t x = atomicAdd(gt.count, 1u);
-            if (x >= gt.limit) return GB_EMPTY;
-            out_key[x] = k;
-            for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
-            return x;
-        }, fresh);
-        if (g == GB_EMPTY) return;
-        for (int j = 0; j < s.n; j++) {
-            const uint64_t id = identity(s, j);
-            uint64_t v = id;
-            for (unsigned r = 0; r < R; r++)
-                v = combine(s, j, v, load_bits(smem + soff[j] + (uint64_t)(sl * R + r) * s.width[j], s.width[j]));
-            if (v != id) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), v);
-        }
+        if (!gt_enter(gt, s, k, [&](int j) { return slot_value(s, j, smem, soff, sl, R); }, out_key)) return;
     }
 }
 
@@ -781,19 +796,7 @@ k_hgb_dense_merge(GbSpec s, OnePassArgs a, unsigned blocks, GTable<K> gt, K *out
         seen = true;
         for (int j = 0; j < s.n; j++) v[j] = combine(s, j, v[j], part_v[w][j][lane]);
     }
-    if (!seen) return;
-    const K k = (K)(a.base + sl);
-    bool fresh;
-    const uint32_t g = gt_insert(gt, k, [&]() -> uint32_t {
-        uint32_t x = atomicAdd(gt.count, 1u);
-        if (x >= gt.limit) return GB_EMPTY;
-        out_key[x] = k;
-        for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
-        return x;
-    }, fresh);
-    if (g == GB_EMPTY) return; /* overflow (gt_insert flagged it): Algorithm 1 follows */
-    for (int j = 0; j < s.n; j++)
-        if (v[j] != identity(s, j)) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), v[j]);
+    if (seen) gt_enter(gt, s, (K)(a.base + sl), [&](int j) { return v[j]; }, out_key); /* overflow: Algorithm 1 follows */
 }
 
 /* ---- HASH-GLOBAL (cuDF, Sec. 3.2.1): the table maps key -> first row id;
