@@ -742,7 +742,8 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
      * its own key (k - base) goes to the block's row of the partials
      * instead (k_hgb_dense_merge combines the rows): every block's slot
      * holds the same key, and 132 blocks' atomics on each of 2^14 groups
-     * took 0.3 ms at a full table */
+     * cost 0.12 ms more than the rows (H200, bench/RESULTS.md, Group-by,
+     * session 9) */
     for (unsigned sl = threadIdx.x; sl <= TS; sl += blockDim.x) {
         const K k = tkey[sl];
         if (a.pflag && sl < TS) {
