@@ -306,8 +306,9 @@ static void gather_clustered(acc *a, const char *what, double m, int w)
 static void sparse_probe_reads(acc *a, double S, double M, int kb, int pb, int ps)
 {
     const double d = fmin(1, M / fmax(S, 1));
-    const double extra = kb * (fmin(32.0 / kb, 1 / d) - 1) + ps * pb * (fmin(32.0 / pb, 1 / d) - 1);
-    if (d < 1 && extra > 0) seq(a, "sparse matched S rows: whole sectors read", M * extra);
+    if (d < 1)
+        seq(a, "sparse matched S rows: whole sectors read",
+            M * (kb * (fmin(32.0 / kb, 1 / d) - 1) + ps * pb * (fmin(32.0 / pb, 1 / d) - 1)));
 }
 
 /* Smallest power of two >= x (hash-table capacities in the operators). */
@@ -415,7 +416,8 @@ static int gftr_sort(gj_impl impl, double n, int pb, int vb, int b, int kbits, d
 
 /* One GFTR group's time (gftr_sort's choice): the MSD sort is the
  * partition on the top bits, then one more read and write of every row,
- * charged as a pass of the partition. */
+ * charged as a pass of the partition. Its launches and allocations are
+ * join_host_work's. */
 static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb, int pb, int vb, int bits,
                        int kbits, double hot)
 {
@@ -430,13 +432,9 @@ static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb,
     if (how == GROUP_MSD) {
         partition(a, what, n, kb, 8, t, 1, pair);
         partition(a, "sort each partition in shared memory", n, kb, 8, 8, 1, 0);
-        a->kernels += 4; /* sample, bounds, sizes, the larger tiles */
         return;
     }
-    if (pair) {
-        seq(a, "pack a payload pair", n * 16.0);
-        a->kernels++;
-    }
+    if (pair) seq(a, "pack a payload pair", n * 16.0);
     if (impl == GJ_IMPL_SMJ_TR) sort_bits(a, what, n, kb, vb, kbits);
     else if (bits > 0) partition(a, what, n, kb, vb, bits, 0, 0);
 }
@@ -471,8 +469,8 @@ static double cub_sort_scratch(double n, int kb, int vb, int bits)
 
 /* Bytes held and the most held, as operators/join_api.cu's Mem counts them
  * (its allocations, the output included, the inputs not; groupby_peak
- * counts the group-bys the same way); tmp: CUB's scratch, kept between the joins' sorts and grown
- * by a free and an allocation. */
+ * counts the group-bys the same way); tmp: CUB's scratch, kept between
+ * the joins' sorts and grown by a free and an allocation. */
 typedef struct {
     double now, peak, tmp;
 } memsim;
@@ -662,9 +660,10 @@ static void host_side(acc *a, gj_impl impl, double n, int pb, int p, int gftr, i
 
 /* The host's work of a join besides its bytes, as operators/join_api.cu
  * asks the driver for it: launches (kernels, memsets, copies), allocations
- * (each freed again) and read-backs. It replaces the counts the terms
- * above made. On joins of 10^5-10^7 rows it is most of the time (PHJ-TR at
- * 300270 x 2275919: about 22 launches, 20 allocations and 3 read-backs). */
+ * (each freed again) and read-backs. It replaces the counts that the
+ * shared terms (partition, gather, ...) made; join_model adds none. On
+ * joins of 10^5-10^7 rows it is most of the time (PHJ-TR at 300270 x
+ * 2275919: about 22 launches, 20 allocations and 3 read-backs). */
 static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits, int kbits, int dense,
                            double hot_r, double hot_s)
 {
@@ -759,7 +758,6 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     } else if (impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR) {
         /* the smallest and largest key first: the bits to sort */
         seq(a, "min and max of the keys", (R + S) * kb);
-        a->kernels += 2;
         if (tr && pr) gftr_group(a, "sort R (key, first column)", impl, R, kb, pb, rv, bits, kbits, hot_r);
         else sort_bits(a, "sort R (key, row id)", R, kb, 4, kbits);
         if (tr && ps) gftr_group(a, "sort S (key, first column)", impl, S, kb, pb, sv, bits, kbits, hot_s);
@@ -797,8 +795,6 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
          * reads it back with the matched keys */
         seq(a, "first-match ids (write, read), matched keys", S * 8.0 + M * kb);
         seq(a, "write matches (key, id R, id S)", M * (kb + 8));
-        a->kernels += 3;
-        a->allocs += 2;
     } else {
         /* Co-partitions / merge path: transformed keys and ids read once,
          * matches written once; the shared-memory hash tables work at the
@@ -824,8 +820,6 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
             term(a, GJ_TERM_FIXED, "work items (table per chunk pair, two passes)",
                  items * 2 * hw->launch_us * 1e-6 / fmax(2 * hw->sm_count, 1), 0);
         }
-        a->kernels += 3;
-        a->allocs += 2;
     }
 
     begin(a, "materialize");
@@ -847,12 +841,10 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
              * columns are output columns, a packed pair unpacked (8 bytes
              * read, 8 written), S's sorted keys the output keys; a PHJ
              * without partitions copies S's key and columns */
-            double s_bytes = 0;
-            if (impl == GJ_IMPL_PHJ_TR && bits == 0) s_bytes = M * 2.0 * (kb + ps * pb);
-            else s_bytes = M * 16.0 * gftr_pairs(ps, pb);
+            const double s_bytes =
+                impl == GJ_IMPL_PHJ_TR && bits == 0 ? M * 2.0 * (kb + ps * pb) : M * 16.0 * gftr_pairs(ps, pb);
             if (pr) seq(a, "R columns through first[]", M * (4.0 + 2.0 * pr * pb));
             if (s_bytes) seq(a, "S columns unpacked or copied", s_bytes);
-            a->kernels += 2;
         } else if (pr + ps) {
             gather_clustered(a, "clustered gathers", M * (pr + ps), pb);
             sparse_probe_reads(a, S, M, kb, pb, ps);
@@ -968,7 +960,8 @@ static double pgb_part_scratch(double n, int kb, int vb, int bits)
  * groupby_sort.cu allocate, every temporary held until its free:
  *   HGB one pass (hgb_onepass): a global table of 2 x 65536 slots (keys,
  *     ids), its counter, the 16-byte range of the keys when it is sampled,
- *     and the output of 65536 rows (alloc_out);
+ *     and the output of 65536 rows (alloc_out); the dense merge's rows of
+ *     partials (pl->part) beside them;
  *   HGB Algorithm 1 (run_hgb): every row's group id (4 bytes whatever its
  *     width) and a counter, stage 1's table of 2^ceil(log2 2g) slots (at
  *     least 1024) beside the output keys (cap / 2 rows), then the output's
@@ -992,9 +985,8 @@ static double pgb_part_scratch(double n, int kb, int vb, int bits)
  * The hash-based ones' sorted output (sort_output): row ids, the
  * permutation, the sorted keys and CUB's scratch, then each aggregate
  * column permuted into a new one. The output's key and aggregate columns
- * are cudaMallocAsync'd outside the operators' arena (only the AVGs'
- * hidden count is in it), so gj_timing.peak_bytes leaves them out; they
- * are device memory all the same, and counted here. CUB's scans (group
+ * live outside the operators' arena (the caller frees them) but count in
+ * gj_timing.peak_bytes (groupby_api.cu out_alloc), as here. CUB's scans (group
  * ids, PGB's work items) hold a few bytes a tile: left out. Assumes the
  * hint (w->groups) is right: no HGB or PGB round is repeated. */
 static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl)
