@@ -427,7 +427,11 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
         uint64_t tiles = (n + (uint64_t)threads * PolicyOnePass::ITEMS - 1) / ((uint64_t)threads * PolicyOnePass::ITEMS);
         uint64_t grid = (uint64_t)c.sms * blocks_per_sm;
         if (grid > tiles) grid = tiles ? tiles : 1;
-        const bool part_merge = dense && ts >= GJ_HGB_PART_MERGE_TS;
+        /* GJ_HGB_PART_MERGE=on|off forces the dense merge's path (A/B runs) */
+        const char *pm = getenv("GJ_HGB_PART_MERGE");
+        const bool part_merge = dense && (pm && !strcmp(pm, "on")    ? true
+                                          : pm && !strcmp(pm, "off") ? false
+                                                                     : ts >= GJ_HGB_PART_MERGE_TS);
         if (part_merge) { /* the blocks' rows of partials for k_hgb_dense_merge */
             GJ_CUDA(gj_arena_alloc(&c.ar, (void **)&a.pflag, grid * ts));
             for (int j = 0; j < s.n; j++) GJ_CUDA(gj_arena_alloc(&c.ar, &a.part[j], grid * ts * s.width[j]));

@@ -12,8 +12,10 @@
 /* HGB's dense one pass merges its blocks through rows of partials
  * (k_hgb_dense_merge) from tables of GJ_HGB_PART_MERGE_TS slots (4-byte keys
  * with max,max at 8193..16384 groups), through the global table's atomics
- * below (8-byte keys' 8192 slots: 2-3% faster so; H200, bench/RESULTS.md,
- * Group-by, session 9). */
+ * below. H200, 2^28 rows, max,max, atomics -> partials
+ * (bench/hgb_merge_device.sh): 4-byte keys at 2^14 groups 1.026-1.047 ->
+ * 0.924-0.929 ms; 8-byte keys at 2^13 (8192 slots) 1.065-1.067 ->
+ * 1.095-1.100 (bench/RESULTS.md, Group-by, session 9). */
 #define GJ_HGB_PART_MERGE_TS 16384
 
 /* PGB: k_pgb_chunk up to GJ_PGB_FEW groups, with GJ_PGB_TS hash slots and
