@@ -877,9 +877,10 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     typedef void (*ManyKernel)(const K *, GbSpec, PgbArgs, GTable<K>, K *, uint32_t);
     ManyKernel many = NULL;
     if (ts) {
-        /* The narrow kernel needs 52 registers: 2 blocks of 512 threads per
-         * SM. Where three tables fit an SM's shared memory, a build capped
-         * at 3 blocks (42 registers, a few spilled) runs them. H200, 2^28
+        /* Both builds are held to 64 registers, 2 blocks of 512 threads per
+         * SM (8-byte keys' narrow build took 70, 1 block, unbounded). Where
+         * three tables fit an SM's shared memory, a narrow build capped at
+         * 3 blocks (40 registers, a few spilled) runs them. H200, 2^28
          * rows, max,max, PGB-TR aggregate phase: 2.10 -> 1.86 ms at 2^13
          * groups (4096-slot tables); with 8192-slot tables, where only two
          * fit, the cap cost 2.48 -> 2.97 ms at 2^19 (bench/RESULTS.md). */
@@ -889,7 +890,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
             GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ3, k_pgb_many<K, true, 3>, PolicyChunk::THREADS,
                                                                   smem));
         }
-        many = !narrow ? k_pgb_many<K, false, 1> : occ3 >= 3 ? k_pgb_many<K, true, 3> : k_pgb_many<K, true, 1>;
+        many = !narrow ? k_pgb_many<K, false, 2> : occ3 >= 3 ? k_pgb_many<K, true, 3> : k_pgb_many<K, true, 2>;
         GJ_CUDA(cudaFuncSetAttribute(many, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, many, PolicyChunk::THREADS, smem));
     } else {

@@ -1123,6 +1123,54 @@ __device__ __forceinline__ void pgb_row_global(const GbSpec &s, const GTable<K> 
         for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), row_val(s, j, row));
 }
 
+/* A PGB tile: a thread's four rows r0 + u st (u < 4) of a piece [lo, hi),
+ * their hashed keys and input rows (row ids for PGB-UR, else the
+ * position). st 1: four consecutive rows a thread, in one vector load when
+ * vec (all four inside, the columns 16-byte aligned); st 32 (PGB-UR): a
+ * warp's load covers 32 consecutive rows, whose row ids increase inside a
+ * partition, so that its gathers touch the fewest lines (four consecutive
+ * rows a thread: 2.45 -> 3.07 ms at 2^15 groups, sum,max,count). */
+__device__ __forceinline__ bool pgb_in(uint64_t r, uint64_t lo, uint64_t hi) { return r >= lo && r < hi; }
+template <typename K>
+__device__ __forceinline__ void pgb_tile_rows(const K *h, const uint32_t *rowid, uint64_t r0, unsigned st,
+                                              uint64_t lo, uint64_t hi, bool vec, K k[4], uint64_t row[4])
+{
+    if (vec && st == 1) {
+        op_loadk(h, r0, hi, true, k);
+        uint32_t id[4];
+        if (rowid) op_load32(rowid, r0, hi, true, id);
+#pragma unroll
+        for (int u = 0; u < 4; u++) row[u] = rowid ? id[u] : r0 + u;
+        return;
+    }
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+        const uint64_t r = r0 + (uint64_t)u * st;
+        const bool in = pgb_in(r, lo, hi);
+        k[u] = in ? h[r] : (K)0;
+        row[u] = !in ? 0 : rowid ? rowid[r] : r;
+    }
+}
+
+/* The raw source bits of accumulator j for a tile's rows that have a slot
+ * (sl[u] != GB_EMPTY; 0 for the others and for a count): one vector load
+ * when the four rows are the consecutive positions r0.. of an unpacked
+ * column (seq), else a load a row (row ids, a packed pair's half). */
+__device__ __forceinline__ void pgb_tile_vals(const GbSpec &s, int j, const uint64_t row[4], uint64_t r0,
+                                              uint64_t hi, bool seq, const uint32_t sl[4], uint64_t v[4])
+{
+#pragma unroll
+    for (int u = 0; u < 4; u++) v[u] = 0;
+    if (!s.src[j]) return;
+    if (seq && s.sshift[j] == 0 && ((uintptr_t)s.src[j] & 15) == 0) {
+        op_load(s.src[j], s.pw[j], r0, hi, true, v);
+        return;
+    }
+#pragma unroll
+    for (int u = 0; u < 4; u++)
+        if (sl[u] != GB_EMPTY) v[u] = load_raw(s.src[j], s.pw[j], row[u] << s.sshift[j]);
+}
+
 /* A chunk's flush, first step (every thread of the block calls it): *gbase
  * receives the first of the dense output rows of a whole partition's
  * occupied slots (`mine` per thread), counted once and taken with one
@@ -1168,7 +1216,7 @@ __device__ __forceinline__ uint32_t pgb_flush_id(bool whole, uint32_t gbase, uin
  * whole partition live only in this chunk and are written at dense
  * positions; those of a cut partition merge through the global table. */
 template <typename K, int TS>
-__global__ void __launch_bounds__(PolicyChunk::THREADS)
+__global__ void __launch_bounds__(PolicyChunk::THREADS, sizeof(K) == 4 ? 3 : 2)
 k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned agg_bytes)
 {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -1200,33 +1248,57 @@ k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned 
         for (uint32_t e = threadIdx.x; e < G * (uint32_t)R; e += blockDim.x)
             store_bits(aggs + soff[j] + (uint64_t)e * s.width[j], s.width[j], identity(s, j));
     __syncthreads();
-    /* 2: aggregate */
+    /* 2: aggregate: four consecutive rows a thread (keys in one 16-byte
+     * load where the four lie inside the piece), every row's probe before
+     * any combine, then each accumulator's combine chosen once for the four
+     * (agg4), as k_pgb_many's; one row a thread with the per-row combine
+     * ran a dependent chain of loads per row and aggregate. */
     constexpr int SH = 64 - ilog2(TS);
-    int copy = threadIdx.x & (R - 1);
-    bool one = G == 1;
+    const unsigned copy = threadIdx.x & (R - 1), lane = threadIdx.x & 31;
+    const bool one = G == 1;
     uint64_t racc[GB_MAX_ACC];
     bool rany = false;
     if (one) for (int j = 0; j < s.n; j++) racc[j] = identity(s, j);
-    for (uint64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) {
-        K k = h[i];
-        uint64_t row = a.rowid ? a.rowid[i] : i;
-        uint32_t sl = (uint32_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> SH), v;
-        for (;;) { /* every key of the chunk is in, or past the limit */
-            v = tval[sl];
-            if (v == GB_EMPTY || tkey[sl] == k) break;
-            sl = (sl + 1) & (TS - 1);
-        }
-        if (v < limit) {
-            if (one) {
-                for (int j = 0; j < s.n; j++) racc[j] = combine(s, j, racc[j], row_val(s, j, row));
-                rany = true;
-            } else {
-                for (int j = 0; j < s.n; j++)
-                    atomic_combine(s, j, aggs + soff[j] + ((uint64_t)v * R + copy) * s.width[j], row_val(s, j, row));
+    const bool kal = (((uintptr_t)h | (uintptr_t)a.rowid) & 15) == 0;
+    const unsigned st = a.rowid ? 32 : 1; /* pgb_tile_rows */
+    for (uint64_t wb = (lo & ~(uint64_t)3) + (uint64_t)(threadIdx.x - lane) * 4; wb < hi;
+         wb += (uint64_t)blockDim.x * 4) {
+        const uint64_t r0 = wb + (st == 1 ? lane * 4 : lane);
+        const bool full = r0 >= lo && r0 + 3 * st < hi;
+        K k[4];
+        uint64_t row[4];
+        uint32_t sl[4];
+        bool glob[4];
+        pgb_tile_rows(h, a.rowid, r0, st, lo, hi, full && kal, k, row);
+#pragma unroll
+        for (int u = 0; u < 4; u++) {
+            sl[u] = GB_EMPTY;
+            glob[u] = false;
+            if (!pgb_in(r0 + (uint64_t)u * st, lo, hi)) continue;
+            uint32_t p = (uint32_t)(((uint64_t)k[u] * 0x9E3779B97F4A7C15ull) >> SH), v;
+            for (;;) { /* every key of the chunk is in, or past the limit */
+                v = tval[p];
+                if (v == GB_EMPTY || tkey[p] == k[u]) break;
+                p = (p + 1) & (TS - 1);
             }
-        } else { /* case 3: global */
-            pgb_row_global(s, gt, out_key, k, row);
+            if (v < limit) sl[u] = one ? copy : v * R + copy;
+            else glob[u] = true; /* case 3: global */
         }
+        __syncwarp();
+        for (int j = 0; j < s.n; j++) {
+            uint64_t v[4];
+            pgb_tile_vals(s, j, row, r0, hi, full && !a.rowid, sl, v);
+            if (one) {
+#pragma unroll
+                for (int u = 0; u < 4; u++)
+                    if (sl[u] != GB_EMPTY) racc[j] = combine(s, j, racc[j], row_val_raw(s, j, v[u])), rany = true;
+            } else
+                agg4<false>(s, j, agg_kind(s, j), aggs + soff[j], sl, v);
+        }
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            if (glob[u]) pgb_row_global(s, gt, out_key, k[u], row[u]);
+        __syncwarp();
     }
     if (one && rany)
         for (int j = 0; j < s.n; j++) atomic_combine(s, j, aggs + soff[j] + (uint64_t)copy * s.width[j], racc[j]);
@@ -1330,16 +1402,14 @@ __device__ __forceinline__ void pgb_many_flush(const unsigned char *smem, const 
     }
 }
 
-/* NARROW: at most two accumulators over 4-byte sources (a packed pair
- * loaded as one 8-byte value), combined by agg4 with kinds
- * chosen once; otherwise the generic combine per accumulator. Four rows a
- * thread, their loads issued before the first probe. MINB: blocks per SM
- * the registers must allow (3 caps them at 42, a few spilled). */
+/* NARROW: at most two accumulators over 4-byte sources; otherwise (the
+ * generic build) any, the first two as NARROW's when they are PGB-TR's
+ * packed pair. Combines by agg4, kinds chosen once a tile. MINB: blocks per
+ * SM the registers must allow (2: 64; 3: 40, a few spilled). */
 template <typename K, bool NARROW, int MINB>
 __global__ void __launch_bounds__(PolicyChunk::THREADS, MINB)
 k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t ts) /* s.soff: pgb_many_layout */
 {
-    enum { U = 4 };
     extern __shared__ __align__(16) unsigned char smem[];
     K *tkey = (K *)smem;
     __shared__ uint32_t nwhole, rank, gbase;
@@ -1347,7 +1417,6 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     bool whole;
     pgb_item(a, blockIdx.x, lo, hi, whole);
     if (lo >= hi) return;
-    const K empty = ~(K)0;
     const uint32_t tmask = ts - 1;
     const int sh = 64 - (31 - __clz((int)ts));
     pgb_many_init<K>(smem, s, ts);
@@ -1355,95 +1424,63 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     __syncthreads();
     const bool pair = s.n >= 2 && s.src[0] && s.src[1] && s.pw[0] == 4 && s.pw[1] == 4 && s.sshift[0] == 1 &&
                       s.sshift[1] == 1 && (const char *)s.src[1] == (const char *)s.src[0] + 4;
-    const int kd0 = NARROW && s.n > 0 ? agg_kind(s, 0) : 0, kd1 = NARROW && s.n > 1 ? agg_kind(s, 1) : 0;
-    /* Warp-uniform trip counts, and a __syncwarp after the probes: their
+    /* PGB-TR's packed pair (accumulators 0 and 1) is loaded as one 8-byte
+     * value, before the probes, as NARROW's two 4-byte sources are; further
+     * accumulators (the generic build) load after the probes */
+    const bool packed = pair && !a.rowid, early = packed || NARROW;
+    const int kd0 = early && s.n > 0 ? agg_kind(s, 0) : 0, kd1 = early && s.n > 1 ? agg_kind(s, 1) : 0;
+    const uint64_t *pv = packed ? (const uint64_t *)s.src[0] : NULL;
+    const bool aligned = (((uintptr_t)h | (uintptr_t)a.rowid | (uintptr_t)pv) & 15) == 0;
+    /* Four consecutive rows a thread, keys (row ids, a pair) in 16-byte
+     * streaming loads where the four lie inside the piece (HGB's op_load).
+     * Warp-uniform trip counts, and a __syncwarp after the probes: their
      * lengths differ by lane, and a warp left split there runs the
      * combines once per split (measured: 4.6 active lanes of 32, the
      * aggregate phase 5x slower). */
-    const unsigned lane = threadIdx.x & 31;
-    if (NARROW && pair && !a.rowid) {
-        /* PGB-TR's packed pairs: four consecutive rows a thread, keys and
-         * pairs in 16-byte streaming loads (HGB's op_load) where the four
-         * lie inside the piece and the columns are aligned */
-        const uint64_t *pv = (const uint64_t *)s.src[0];
-        const bool aligned = (((uintptr_t)h | (uintptr_t)pv) & 15) == 0;
-        for (uint64_t wb = (lo & ~(uint64_t)3) + (uint64_t)(threadIdx.x - lane) * 4; wb < hi;
-             wb += (uint64_t)blockDim.x * 4) {
-            const uint64_t r0 = wb + lane * 4;
-            K k[4];
+    const unsigned lane = threadIdx.x & 31, st = a.rowid ? 32 : 1; /* pgb_tile_rows */
+    for (uint64_t wb = (lo & ~(uint64_t)3) + (uint64_t)(threadIdx.x - lane) * 4; wb < hi;
+         wb += (uint64_t)blockDim.x * 4) {
+        const uint64_t r0 = wb + (st == 1 ? lane * 4 : lane);
+        const bool in4 = r0 >= lo && r0 + 3 * st < hi;
+        K k[4];
+        uint64_t row[4];
+        uint32_t va[4] = {0, 0, 0, 0}, vb[4] = {0, 0, 0, 0}, sl[4];
+        pgb_tile_rows(h, a.rowid, r0, st, lo, hi, aligned && in4, k, row);
+        if (packed) {
             uint64_t pr[4];
-            uint32_t va[4], vb[4], sl[4];
-            if (aligned && r0 >= lo && r0 + 4 <= hi) {
-                op_loadk(h, r0, hi, true, k);
-                op_load(pv, 8, r0, hi, true, pr);
-            } else {
+            if (aligned && in4) op_load(pv, 8, r0, hi, true, pr);
+            else
 #pragma unroll
-                for (int u = 0; u < 4; u++) {
-                    const bool in = r0 + u >= lo && r0 + u < hi;
-                    k[u] = in ? h[r0 + u] : empty;
-                    pr[u] = in ? pv[r0 + u] : 0;
-                }
-            }
+                for (int u = 0; u < 4; u++) pr[u] = pgb_in(r0 + u, lo, hi) ? pv[r0 + u] : 0;
 #pragma unroll
             for (int u = 0; u < 4; u++) {
                 va[u] = (uint32_t)pr[u];
                 vb[u] = (uint32_t)(pr[u] >> 32);
-                sl[u] = r0 + u >= lo && r0 + u < hi ? pgb_slot(tkey, tmask, sh, k[u]) : GB_EMPTY;
             }
-            __syncwarp();
-            agg4<false>(s, 0, kd0, smem + s.soff[0], sl, va);
-            agg4<false>(s, 1, kd1, smem + s.soff[1], sl, vb);
+        } else if (NARROW) /* separate 4-byte columns */
 #pragma unroll
-            for (int u = 0; u < 4; u++) /* case 3: the global table */
-                if (sl[u] == GB_EMPTY && r0 + u >= lo && r0 + u < hi) {
-                    pgb_row_global(s, gt, out_key, k[u], r0 + u);
-                    pgb_note_global(a);
-                }
-            __syncwarp();
-        }
-    } else
-    for (uint64_t wb = lo + (threadIdx.x - lane); wb < hi; wb += (uint64_t)blockDim.x * U) {
-        K k[U];
-        uint64_t row[U];
-        uint32_t sl[U], va[U], vb[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            const uint64_t i = wb + (uint64_t)u * blockDim.x + lane;
-            k[u] = empty;
-            row[u] = i;
-            va[u] = vb[u] = 0;
-            if (i < hi) {
-                k[u] = h[i];
-                if (a.rowid) row[u] = a.rowid[i];
-            }
-        }
-        if (NARROW) /* separate 4-byte columns (a packed pair takes the path above) */
-#pragma unroll
-            for (int u = 0; u < U; u++) {
-                if (wb + (uint64_t)u * blockDim.x + lane >= hi) continue;
+            for (int u = 0; u < 4; u++) {
+                if (!pgb_in(r0 + (uint64_t)u * st, lo, hi)) continue;
                 if (s.n > 0 && s.src[0]) va[u] = ((const uint32_t *)s.src[0])[row[u] << s.sshift[0]];
                 if (s.n > 1 && s.src[1]) vb[u] = ((const uint32_t *)s.src[1])[row[u] << s.sshift[1]];
             }
 #pragma unroll
-        for (int u = 0; u < U; u++)
-            sl[u] = wb + (uint64_t)u * blockDim.x + lane < hi ? pgb_slot(tkey, tmask, sh, k[u]) : GB_EMPTY;
+        for (int u = 0; u < 4; u++)
+            sl[u] = pgb_in(r0 + (uint64_t)u * st, lo, hi) ? pgb_slot(tkey, tmask, sh, k[u]) : GB_EMPTY;
         __syncwarp();
-        if (NARROW) {
+        if (early) {
             if (s.n > 0) agg4<false>(s, 0, kd0, smem + s.soff[0], sl, va);
             if (s.n > 1) agg4<false>(s, 1, kd1, smem + s.soff[1], sl, vb);
-        } else {
-            for (int j = 0; j < s.n; j++) {
-                uint64_t v[U] = {0, 0, 0, 0};
-                if (s.src[j])
-#pragma unroll
-                    for (int u = 0; u < U; u++)
-                        if (sl[u] != GB_EMPTY) v[u] = load_raw(s.src[j], s.pw[j], row[u] << s.sshift[j]);
+        }
+        if (!NARROW)
+            for (int j = packed ? 2 : 0; j < s.n; j++) {
+                uint64_t v[4];
+                pgb_tile_vals(s, j, row, r0, hi, in4 && !a.rowid, sl, v);
                 agg4<false>(s, j, agg_kind(s, j), smem + s.soff[j], sl, v);
             }
-        }
 #pragma unroll
-        for (int u = 0; u < U; u++) /* case 3: the global table */
-            if (sl[u] == GB_EMPTY && wb + (uint64_t)u * blockDim.x + lane < hi) {
+        for (int u = 0; u < 4; u++) /* case 3: the global table */
+            if (sl[u] == GB_EMPTY && pgb_in(r0 + (uint64_t)u * st, lo, hi)) {
                 pgb_row_global(s, gt, out_key, k[u], row[u]);
                 pgb_note_global(a);
             }
