@@ -1143,19 +1143,16 @@ int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
     int bits = 1;
     while ((1ULL << bits) < 2 * R->rows) bits++;
     Side rs, ss;
-    K *tk = NULL;
-    uint32_t *tid = NULL;
+    NphjSlot<K> *tab = NULL;
     u64 *cnt = NULL, hv[3] = {0, 0, 0}, total = 0, tiles = (S->rows + P::TILE - 1) / P::TILE;
     bool finished = false;
     uint32_t *first = NULL;
     unsigned char *multi = NULL;
     identity_side(R, &rs);
     identity_side(S, &ss);
-    JCUDA(mem_alloc(&j->mem, (void **)&tk, (1ULL << bits) * sizeof(K)));
-    JCUDA(mem_alloc(&j->mem, (void **)&tid, (1ULL << bits) * 4));
-    JCUDA(cudaMemsetAsync(tid, 0xff, (1ULL << bits) * 4, j->mem.s));
-    nphj_build_kernel<K><<<grid_for(R->rows, 256), 256, 0, j->mem.s>>>(
-        (const K *)R->key.data, R->rows, tk, tid, bits);
+    JCUDA(mem_alloc(&j->mem, (void **)&tab, (1ULL << bits) * sizeof(NphjSlot<K>)));
+    JCUDA(cudaMemsetAsync(tab, 0xff, (1ULL << bits) * sizeof(NphjSlot<K>), j->mem.s));
+    nphj_build_kernel<K><<<grid_for(R->rows, 256), 256, 0, j->mem.s>>>((const K *)R->key.data, R->rows, tab, bits);
     JLAUNCHED();
     JCUDA(gj_timer_mark(tm, j->mem.s));
     JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 3) * 8));
@@ -1163,22 +1160,20 @@ int run_nphj(Job *j, gj_phase_timer *tm, Emit *e)
     JCUDA(mem_alloc(&j->mem, (void **)&multi, tiles + 1));
     JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
     nphj_match_kernel<K, false, P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
-        tk, tid, bits, (const K *)S->key.data, S->rows, cnt, first, multi, *e);
+        tab, bits, (const K *)S->key.data, S->rows, cnt, first, multi, *e);
     JLAUNCHED();
     if ((rc = scan_counts(j, cnt, tiles, hv)) != GJ_OK) goto done;
     total = hv[0];
     if (!hv[1]) { /* no second probe: first[] holds every match, the table goes */
-        mem_free(&j->mem, tk);
-        mem_free(&j->mem, tid);
-        tk = NULL;
-        tid = NULL;
+        mem_free(&j->mem, tab);
+        tab = NULL;
     }
     rc = materialize_begin<K>(j, tm, 0, 0, 0, &rs, &ss, first, tiles, hv, e, &finished);
     if (rc != GJ_OK || finished)
         goto done;
     if (total) {
         nphj_match_kernel<K, true, P::THREADS, P::TILE><<<(unsigned)tiles, P::THREADS, 0, j->mem.s>>>(
-            tk, tid, bits, (const K *)S->key.data, S->rows, cnt, first, multi, *e);
+            tab, bits, (const K *)S->key.data, S->rows, cnt, first, multi, *e);
         JLAUNCHED();
     }
     JCUDA(gj_timer_mark(tm, j->mem.s));

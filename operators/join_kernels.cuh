@@ -462,23 +462,45 @@ __global__ __launch_bounds__(THREADS, MINB) void dense_write_kernel(DenseCols d,
     }
 }
 
-/* NPHJ build: global open-addressing table of (key, row). */
+/* NPHJ's global open-addressing table: a slot holds a key and its R row
+ * beside it (id EMPTY: free), so that a probe reads one sector where two
+ * arrays (keys, ids) took two. 8 bytes a slot for 4-byte keys, 16 for
+ * 8-byte ones. */
+template <typename K> struct __align__(2 * sizeof(K)) NphjSlot {
+    K key;
+    uint32_t id;
+};
 template <typename K>
-__global__ void nphj_build_kernel(const K *rk, u64 n, K *tk, uint32_t *tid, int bits)
+__device__ __forceinline__ void nphj_load(const NphjSlot<K> *t, uint32_t h, K &k, uint32_t &id)
+{
+    if constexpr (sizeof(K) == 4) {
+        const uint2 v = __ldg((const uint2 *)(t + h));
+        k = v.x;
+        id = v.y;
+    } else {
+        const uint4 v = __ldg((const uint4 *)(t + h));
+        k = (K)v.y << 32 | v.x;
+        id = v.z;
+    }
+}
+
+/* NPHJ build: every R row's (key, row) into the table (ids at EMPTY). */
+template <typename K>
+__global__ void nphj_build_kernel(const K *rk, u64 n, NphjSlot<K> *t, int bits)
 {
     const uint32_t m = (1u << bits) - 1;
     for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
         K k = rk[i];
         uint32_t h = hslot((u64)k, bits);
-        while (atomicCAS(&tid[h], EMPTY, (uint32_t)i) != EMPTY) h = (h + 1) & m;
-        tk[h] = k;
+        while (atomicCAS(&t[h].id, EMPTY, (uint32_t)i) != EMPTY) h = (h + 1) & m;
+        t[h].key = k;
     }
 }
 
 /* NPHJ probe: one block per tile of TILE S rows, in input order. */
 template <typename K, bool WRITE, int THREADS, int TILE>
 __global__ __launch_bounds__(THREADS) void nphj_match_kernel(
-    const K *tk, const uint32_t *tid, int bits, const K *sk, u64 ns, u64 *cnt_off,
+    const NphjSlot<K> *tab, int bits, const K *sk, u64 ns, u64 *cnt_off,
     uint32_t *first, unsigned char *multi, Emit e)
 {
     typedef cub::BlockScan<u64, THREADS> BS;
@@ -491,48 +513,91 @@ __global__ __launch_bounds__(THREADS) void nphj_match_kernel(
         write_unique<K, THREADS, BS>(sk, first, s0, s1, cnt_off[blockIdx.x], e, tmp.scan);
         return;
     }
-    u64 mine = 0, base = WRITE ? cnt_off[blockIdx.x] : 0;
-    int many = 0;
-    if (WRITE && threadIdx.x == 0) s_running = 0;
-    for (u64 t0 = s0; t0 < s1; t0 += THREADS) {
-        u64 s = t0 + threadIdx.x;
-        u64 c = 0;
-        K k = 0;
-        uint32_t h0 = 0, f = EMPTY;
-        if (s < s1) {
-            k = sk[s];
-            h0 = hslot((u64)k, bits);
-            for (uint32_t h = h0, id; (id = __ldg(tid + h)) != EMPTY; h = (h + 1) & m)
-                if (__ldg(tk + h) == k) {
-                    f = c ? f : id;
-                    c++;
-                }
-        }
-        if (!WRITE) {
-            mine += c;
-            many |= c > 1;
-            if (s < s1) first[s] = f;
-        } else {
-            u64 pre, agg;
-            __syncthreads();
-            BS(tmp.scan).ExclusiveSum(c, pre, agg);
-            u64 o = base + s_running + pre;
-            if (c)
-                for (uint32_t h = h0, id; (id = __ldg(tid + h)) != EMPTY; h = (h + 1) & m)
-                    if (__ldg(tk + h) == k) emit_row<K>(e, o++, k, id, (uint32_t)s);
-            __syncthreads();
-            if (threadIdx.x == 0) s_running += agg;
-        }
-    }
     if (!WRITE) {
+        /* COUNT: U rows a thread in flight: their keys, then their home
+         * slots, U loads at once each; then the rare probe past the home
+         * slot, a row at a time. */
+        enum { U = 4 };
+        static_assert(TILE % (THREADS * U) == 0, "whole rounds a tile");
+        u64 mine = 0;
+        int many = 0;
+        for (u64 t0 = s0; t0 < s1; t0 += THREADS * U) {
+            K k[U], t[U];
+            uint32_t h[U], id[U];
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const u64 s = t0 + (u64)u * THREADS + threadIdx.x;
+                k[u] = s < s1 ? sk[s] : 0;
+            }
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                h[u] = hslot((u64)k[u], bits);
+                id[u] = EMPTY;
+                if (t0 + (u64)u * THREADS + threadIdx.x < s1) nphj_load(tab, h[u], t[u], id[u]);
+            }
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const u64 s = t0 + (u64)u * THREADS + threadIdx.x;
+                if (s >= s1) continue;
+                u64 c = 0;
+                uint32_t f = EMPTY;
+                for (uint32_t hh = h[u], i = id[u]; i != EMPTY;) {
+                    if (t[u] == k[u]) {
+                        f = c ? f : i;
+                        c++;
+                    }
+                    hh = (hh + 1) & m;
+                    nphj_load(tab, hh, t[u], i);
+                }
+                mine += c;
+                many |= c > 1;
+                first[s] = f;
+            }
+        }
         many = __syncthreads_or(many);
-        u64 tot = BR(tmp.red).Sum(mine);
+        const u64 tot = BR(tmp.red).Sum(mine);
         if (threadIdx.x == 0) {
             cnt_off[blockIdx.x] = tot;
             multi[blockIdx.x] = (unsigned char)many;
             if (many) cnt_off[gridDim.x + 1] = 1; /* some tile needs the matching WRITE */
             if (tot) atomicAdd(cnt_off + gridDim.x + 2, 1ULL); /* tiles with output */
         }
+        return;
+    }
+    /* WRITE, a tile with a key matched more than once: a row a thread */
+    const u64 base = cnt_off[blockIdx.x];
+    if (threadIdx.x == 0) s_running = 0;
+    for (u64 t0 = s0; t0 < s1; t0 += THREADS) {
+        u64 s = t0 + threadIdx.x;
+        u64 c = 0;
+        K k = 0;
+        uint32_t h0 = 0;
+        if (s < s1) {
+            k = sk[s];
+            h0 = hslot((u64)k, bits);
+            K tk;
+            uint32_t id;
+            for (uint32_t h = h0;; h = (h + 1) & m) {
+                nphj_load(tab, h, tk, id);
+                if (id == EMPTY) break;
+                c += tk == k;
+            }
+        }
+        u64 pre, agg;
+        __syncthreads();
+        BS(tmp.scan).ExclusiveSum(c, pre, agg);
+        u64 o = base + s_running + pre;
+        if (c) {
+            K tk;
+            uint32_t id;
+            for (uint32_t h = h0;; h = (h + 1) & m) {
+                nphj_load(tab, h, tk, id);
+                if (id == EMPTY) break;
+                if (tk == k) emit_row<K>(e, o++, k, id, (uint32_t)s);
+            }
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) s_running += agg;
     }
 }
 
