@@ -125,6 +125,10 @@ static const item_def items[] = {
     {"ht_probe_l2", K_HT_PROBE_L2, 0, 0},
     {"ht_build_hbm", K_HT_BUILD_HBM, 0, 0},
     {"ht_probe_hbm", K_HT_PROBE_HBM, 0, 0},
+    {"ht_slot_build_l2", K_HT_BUILD_L2, 1, 0},
+    {"ht_slot_probe_l2", K_HT_PROBE_L2, 1, 0},
+    {"ht_slot_build_hbm", K_HT_BUILD_HBM, 1, 0},
+    {"ht_slot_probe_hbm", K_HT_PROBE_HBM, 1, 0},
     {"launch_us", K_LAUNCH, 0, 0},
     {"malloc_us", K_MALLOC, 0, 0},
     {"h2d_pageable", K_HOSTCOPY, 0, 0},
@@ -242,7 +246,7 @@ static int measure(cal_state *s, const item_def *d, double *vals, gj_ctx *ctx)
         const int probe = d->kind == K_HT_PROBE_L2 || d->kind == K_HT_PROBE_HBM;
         uint64_t keys = l2 ? pow2_below(s->l2_half / 16) : s->n_gather / 2;
         uint64_t probes = s->n_gather / 2;
-        rc = gj_calk_hash(probe, keys, probes, W, R, ms, &work, ctx);
+        rc = gj_calk_hash(probe, d->a, keys, probes, W, R, ms, &work, ctx);
         if (rc == GJ_OK) rates(ms, R, work, 1e-9, vals);
         break;
     }

@@ -94,8 +94,10 @@ int gj_calk_atomic_shared(int targets, int iters, int warmup, int reps, double *
 /* Open-addressing hash table (linear probing, 4-byte keys and values, load
  * factor 0.5): probe = 0: insert n_keys distinct random keys (the table is
  * cleared before each repetition, untimed), work = n_keys; probe = 1: build
- * once, then n_probes lookups of random present keys, work = n_probes. */
-int gj_calk_hash(int probe, uint64_t n_keys, uint64_t n_probes, int warmup, int reps,
+ * once, then n_probes lookups of random present keys, work = n_probes.
+ * aos = 0: keys and values in two arrays (the group-bys' global tables);
+ * 1: a key and its value in one 8-byte slot (NPHJ's table). */
+int gj_calk_hash(int probe, int aos, uint64_t n_keys, uint64_t n_probes, int warmup, int reps,
                  double *ms, double *work, gj_ctx *ctx);
 
 /* `launches` empty kernels back to back per repetition; work = launches. */

@@ -368,16 +368,38 @@ __global__ void k_ht_probes(const uint32_t *keys, uint64_t n_keys, uint32_t *pro
 
 __device__ inline uint32_t ht_slot(uint32_t k, uint32_t mask) { return mix32(k ^ 0x5bd1e995u) & mask; }
 
+/* A table of cap slots in one array t of 2 cap words: SoA (two arrays, as
+ * the group-bys' global tables): the keys, then the values; AoS (NPHJ's
+ * NphjSlot): a key and its value side by side in 8 bytes, one sector a
+ * probe. */
+template <bool AOS> struct HtLayout {
+    uint32_t *t;
+    uint32_t cap;
+    __device__ uint32_t *key(uint32_t s) const { return AOS ? t + 2 * s : t + s; }
+    __device__ uint32_t *val(uint32_t s) const { return AOS ? t + 2 * s + 1 : t + cap + s; }
+    /* the key at slot s, and (AoS: in the same load) its value */
+    __device__ uint32_t load(uint32_t s, uint32_t &v) const
+    {
+        if (AOS) {
+            const uint2 e = __ldg((const uint2 *)key(s));
+            v = e.y;
+            return e.x;
+        }
+        return __ldg(key(s));
+    }
+};
+
+template <bool AOS>
 __global__ void __launch_bounds__(kThreads) k_ht_build(const uint32_t *__restrict__ keys, uint64_t n,
-                                                       uint32_t *tk, uint32_t *tv, uint32_t mask)
+                                                       HtLayout<AOS> L, uint32_t mask)
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
         uint32_t k = keys[i], s = ht_slot(k, mask);
         for (;;) {
-            uint32_t prev = atomicCAS(&tk[s], kEmpty, k);
+            uint32_t prev = atomicCAS(L.key(s), kEmpty, k);
             if (prev == kEmpty || prev == k) {
-                tv[s] = (uint32_t)i;
+                *L.val(s) = (uint32_t)i;
                 break;
             }
             s = (s + 1) & mask;
@@ -385,19 +407,18 @@ __global__ void __launch_bounds__(kThreads) k_ht_build(const uint32_t *__restric
     }
 }
 
+template <bool AOS>
 __global__ void __launch_bounds__(kThreads) k_ht_probe(const uint32_t *__restrict__ probes, uint64_t n,
-                                                       const uint32_t *__restrict__ tk,
-                                                       const uint32_t *__restrict__ tv, uint32_t mask,
-                                                       uint32_t *__restrict__ out,
-                                                       unsigned long long *miss)
+                                                       HtLayout<AOS> L, uint32_t mask,
+                                                       uint32_t *__restrict__ out, unsigned long long *miss)
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
         uint32_t k = probes[i], s = ht_slot(k, mask), v = kEmpty;
         for (;;) {
-            uint32_t t = tk[s];
+            uint32_t sv, t = L.load(s, sv);
             if (t == k) {
-                v = tv[s];
+                v = AOS ? sv : __ldg(L.val(s));
                 break;
             }
             if (t == kEmpty) break;
@@ -409,17 +430,18 @@ __global__ void __launch_bounds__(kThreads) k_ht_probe(const uint32_t *__restric
 }
 
 /* Build check: the value stored for keys[i] must be i. */
-__global__ void k_ht_check(const uint32_t *keys, uint64_t n, const uint32_t *tk, const uint32_t *tv,
-                           uint32_t mask, unsigned long long *bad)
+template <bool AOS>
+__global__ void k_ht_check(const uint32_t *keys, uint64_t n, HtLayout<AOS> L, uint32_t mask,
+                           unsigned long long *bad)
 {
     unsigned long long local = 0;
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
          i += (uint64_t)gridDim.x * blockDim.x) {
         uint32_t k = keys[i], s = ht_slot(k, mask);
         for (;;) {
-            uint32_t t = tk[s];
+            uint32_t t = *L.key(s);
             if (t == k) {
-                local += tv[s] != (uint32_t)i;
+                local += *L.val(s) != (uint32_t)i;
                 break;
             }
             if (t == kEmpty) {
@@ -492,6 +514,59 @@ int verify(unsigned long long *d_bad, const char *what, gj_ctx *ctx)
 }
 
 } /* namespace */
+
+template <bool AOS>
+static int hash_run(int probe, uint64_t n_keys, uint64_t n_probes, int warmup, int reps, double *ms,
+                    double *work, gj_ctx *ctx)
+{
+    int rc = GJ_OK;
+    timer t;
+    gj_arena ar = {};
+    uint32_t *keys = nullptr, *probes = nullptr, *out = nullptr;
+    unsigned long long *bad = nullptr;
+    const uint64_t cap = 2 * n_keys;
+    const uint32_t mask = (uint32_t)(cap - 1);
+    HtLayout<AOS> L = {nullptr, (uint32_t)cap};
+    GJ_CUDA(timer_init(&t));
+    GJ_CUDA(gj_arena_alloc(&ar, (void **)&keys, n_keys * 4));
+    GJ_CUDA(gj_arena_alloc(&ar, (void **)&L.t, cap * 8));
+    GJ_CUDA(gj_arena_alloc(&ar, (void **)&bad, sizeof *bad));
+    GJ_CUDA(cudaMemset(bad, 0, sizeof *bad));
+    k_ht_keys<<<grid_for(n_keys, 4), kThreads>>>(keys, n_keys, 0x9E3779B9u);
+    GJ_LAUNCHED();
+    if (probe) {
+        GJ_CUDA(gj_arena_alloc(&ar, (void **)&probes, n_probes * 4));
+        GJ_CUDA(gj_arena_alloc(&ar, (void **)&out, n_probes * 4));
+        k_ht_probes<<<grid_for(n_probes, 4), kThreads>>>(keys, n_keys, probes, n_probes, 0x1234567u);
+        GJ_LAUNCHED();
+        GJ_CUDA(cudaMemset(L.t, 0xff, cap * 8));
+        k_ht_build<AOS><<<grid_for(n_keys, 4), kThreads>>>(keys, n_keys, L, mask);
+        GJ_LAUNCHED();
+    }
+    for (int r = -warmup; r < reps; r++) {
+        if (!probe) GJ_CUDA(cudaMemset(L.t, 0xff, cap * 8)); /* clear, untimed */
+        GJ_CUDA(cudaEventRecord(t.a));
+        if (probe)
+            k_ht_probe<AOS><<<grid_for(n_probes, 4), kThreads>>>(probes, n_probes, L, mask, out, bad);
+        else
+            k_ht_build<AOS><<<grid_for(n_keys, 4), kThreads>>>(keys, n_keys, L, mask);
+        GJ_LAUNCHED();
+        GJ_CUDA(cudaEventRecord(t.b));
+        double m;
+        GJ_CUDA(timer_ms(&t, &m));
+        if (r >= 0) ms[r] = m;
+    }
+    if (!probe) {
+        k_ht_check<AOS><<<grid_for(n_keys, 4), kThreads>>>(keys, n_keys, L, mask, bad);
+        GJ_LAUNCHED();
+    }
+    if ((rc = verify(bad, probe ? "hash probe (misses)" : "hash build", ctx)) != GJ_OK) goto done;
+    *work = probe ? (double)n_probes : (double)n_keys;
+done:
+    gj_arena_release(&ar);
+    timer_free(&t);
+    return rc;
+}
 
 extern "C" {
 
@@ -787,63 +862,17 @@ done:
     return rc;
 }
 
-int gj_calk_hash(int probe, uint64_t n_keys, uint64_t n_probes, int warmup, int reps, double *ms,
+int gj_calk_hash(int probe, int aos, uint64_t n_keys, uint64_t n_probes, int warmup, int reps, double *ms,
                  double *work, gj_ctx *ctx)
 {
     int rc = check_args(warmup, reps, ms, work, ctx);
-    timer t;
-    gj_arena ar = {};
-    uint32_t *keys = nullptr, *tk = nullptr, *tv = nullptr, *probes = nullptr, *out = nullptr;
-    unsigned long long *bad = nullptr;
-    const uint64_t cap = 2 * n_keys;
-    const uint32_t mask = (uint32_t)(cap - 1);
     if (rc != GJ_OK) return rc;
-    if (log2_exact(n_keys) < 4 || n_keys > (1ull << 30) || (probe && (n_probes < 1 || n_probes > (1ull << 32)))) {
-        rc = gj_seterr(ctx, GJ_ERR_INVALID, "hash: n_keys=%llu n_probes=%llu: allowed n_keys a power of "
-                       "two in [16, 2^30], 1 <= n_probes <= 2^32",
-                       (unsigned long long)n_keys, (unsigned long long)n_probes);
-        goto done;
-    }
-    GJ_CUDA(timer_init(&t));
-    GJ_CUDA(gj_arena_alloc(&ar, (void **)&keys, n_keys * 4));
-    GJ_CUDA(gj_arena_alloc(&ar, (void **)&tk, cap * 4));
-    GJ_CUDA(gj_arena_alloc(&ar, (void **)&tv, cap * 4));
-    GJ_CUDA(gj_arena_alloc(&ar, (void **)&bad, sizeof *bad));
-    GJ_CUDA(cudaMemset(bad, 0, sizeof *bad));
-    k_ht_keys<<<grid_for(n_keys, 4), kThreads>>>(keys, n_keys, 0x9E3779B9u);
-    GJ_LAUNCHED();
-    if (probe) {
-        GJ_CUDA(gj_arena_alloc(&ar, (void **)&probes, n_probes * 4));
-        GJ_CUDA(gj_arena_alloc(&ar, (void **)&out, n_probes * 4));
-        k_ht_probes<<<grid_for(n_probes, 4), kThreads>>>(keys, n_keys, probes, n_probes, 0x1234567u);
-        GJ_LAUNCHED();
-        GJ_CUDA(cudaMemset(tk, 0xff, cap * 4));
-        k_ht_build<<<grid_for(n_keys, 4), kThreads>>>(keys, n_keys, tk, tv, mask);
-        GJ_LAUNCHED();
-    }
-    for (int r = -warmup; r < reps; r++) {
-        if (!probe) GJ_CUDA(cudaMemset(tk, 0xff, cap * 4)); /* clear, untimed */
-        GJ_CUDA(cudaEventRecord(t.a));
-        if (probe)
-            k_ht_probe<<<grid_for(n_probes, 4), kThreads>>>(probes, n_probes, tk, tv, mask, out, bad);
-        else
-            k_ht_build<<<grid_for(n_keys, 4), kThreads>>>(keys, n_keys, tk, tv, mask);
-        GJ_LAUNCHED();
-        GJ_CUDA(cudaEventRecord(t.b));
-        double m;
-        GJ_CUDA(timer_ms(&t, &m));
-        if (r >= 0) ms[r] = m;
-    }
-    if (!probe) {
-        k_ht_check<<<grid_for(n_keys, 4), kThreads>>>(keys, n_keys, tk, tv, mask, bad);
-        GJ_LAUNCHED();
-    }
-    if ((rc = verify(bad, probe ? "hash probe (misses)" : "hash build", ctx)) != GJ_OK) goto done;
-    *work = probe ? (double)n_probes : (double)n_keys;
-done:
-    gj_arena_release(&ar);
-    timer_free(&t);
-    return rc;
+    if (log2_exact(n_keys) < 4 || n_keys > (1ull << 30) || (probe && (n_probes < 1 || n_probes > (1ull << 32))))
+        return gj_seterr(ctx, GJ_ERR_INVALID, "hash: n_keys=%llu n_probes=%llu: allowed n_keys a power of "
+                         "two in [16, 2^30], 1 <= n_probes <= 2^32",
+                         (unsigned long long)n_keys, (unsigned long long)n_probes);
+    return aos ? hash_run<true>(probe, n_keys, n_probes, warmup, reps, ms, work, ctx)
+               : hash_run<false>(probe, n_keys, n_probes, warmup, reps, ms, work, ctx);
 }
 
 int gj_calk_launch(int launches, int warmup, int reps, double *ms, double *work, gj_ctx *ctx)

@@ -41,7 +41,7 @@ static void progress(void *user, int i, int total, const gj_calib_item *it)
 {
     const gj_param_info *pi = gj_param_find(it->key, NULL);
     (void)user;
-    fprintf(stderr, "calibrate: [%2d/%d] %-14s %12.4g %-7s spread %5.1f%%%s%s  (%.2f s)\n", i + 1, total,
+    fprintf(stderr, "calibrate: [%2d/%d] %-17s %12.4g %-7s spread %5.1f%%%s%s  (%.2f s)\n", i + 1, total,
             it->key, it->value, pi ? pi->unit : "", it->spread * 100, it->rerun ? " rerun" : "",
             it->wide ? " WIDE" : "", it->seconds);
 }

@@ -346,7 +346,7 @@ static int cmd_show(int argc, char **argv)
     printf("  L2             %s\n", l2);
     printf("  shared memory  %s per block (opt-in), %s per SM\n", sb, ss);
     printf("  CUDA           driver %s, runtime %s\n", drv, rt);
-    printf("\n%-14s %14s  %-7s %12s  %-8s  %s\n", "parameter", "value", "unit", "spread", "source",
+    printf("\n%-17s %11s  %-7s %12s  %-8s  %s\n", "parameter", "value", "unit", "spread", "source",
            "meaning");
     for (int i = 0; i < gj_param_count(); i++) {
         const gj_param_info *pi = gj_param_at(i);
@@ -354,10 +354,10 @@ static int cmd_show(int argc, char **argv)
         gj_source src;
         gj_profile_get(p, pi->key, &v, &sp, &src);
         if (src == GJ_SRC_UNSET && v == 0)
-            printf("%-14s %14s  %-7s %12s  %-8s  %s\n", pi->key, "-", pi->unit, "-", "unset",
+            printf("%-17s %11s  %-7s %12s  %-8s  %s\n", pi->key, "-", pi->unit, "-", "unset",
                    pi->what);
         else
-            printf("%-14s %14.6g  %-7s %12.3g  %-8s  %s\n", pi->key, v, pi->unit, sp,
+            printf("%-17s %11.6g  %-7s %12.3g  %-8s  %s\n", pi->key, v, pi->unit, sp,
                    gj_source_name(src), pi->what);
     }
     gj_profile_free(p);
@@ -663,7 +663,7 @@ static void diff_table(const gj_profile *a, const gj_profile *b, int all)
     printf("A = %s (%s, %s)\nB = %s (%s, %s)\n\n", la, gj_profile_origin(a),
            gj_profile_device(a)->name[0] ? gj_profile_device(a)->name : "no device", lb,
            gj_profile_origin(b), gj_profile_device(b)->name[0] ? gj_profile_device(b)->name : "no device");
-    printf("%-15s %-7s %14s %14s %9s  %s\n", "parameter", "unit", "A", "B", "change", "source A -> B");
+    printf("%-17s %-7s %14s %14s %9s  %s\n", "parameter", "unit", "A", "B", "change", "source A -> B");
     for (int i = 0; i < gj_param_count(); i++) {
         const gj_param_info *pi = gj_param_at(i);
         double va, vb;
@@ -674,7 +674,7 @@ static void diff_table(const gj_profile *a, const gj_profile *b, int all)
         char ch[16] = "-";
         double c = rel_change(va, vb);
         if (!isnan(c)) snprintf(ch, sizeof ch, "%+.1f%%", 100 * c);
-        printf("%-15s %-7s %14.6g %14.6g %9s  %s%s%s\n", pi->key, pi->unit, va, vb, ch,
+        printf("%-17s %-7s %14.6g %14.6g %9s  %s%s%s\n", pi->key, pi->unit, va, vb, ch,
                gj_source_name(sa), sa == sb ? "" : " -> ", sa == sb ? "" : gj_source_name(sb));
         n++;
     }

@@ -107,8 +107,11 @@ typedef struct gj_hw {
     /* atomics, G updates/s over the device, by number of distinct targets */
     double atom_g_t1, atom_g_t32, atom_g_t1k, atom_g_t1m;   /* global        */
     double atom_s_t1, atom_s_t32, atom_s_t1k;               /* shared memory */
-    /* hash tables (open addressing, 4-byte keys and values), G ops/s */
+    /* hash tables (open addressing, 4-byte keys and values), G ops/s: keys
+     * and values in two arrays (the group-bys' global tables), and a key
+     * and its value in one 8-byte slot (NPHJ's table: one sector a probe) */
     double ht_build_l2, ht_probe_l2, ht_build_hbm, ht_probe_hbm;
+    double ht_slot_build_l2, ht_slot_probe_l2, ht_slot_build_hbm, ht_slot_probe_hbm;
     /* overheads, microseconds */
     double launch_us;     /* one kernel launch, back to back                 */
     double malloc_us;     /* one cudaMalloc + cudaFree pair                  */

@@ -15,6 +15,10 @@
  * calibrations on an H200 of 2026-11-23 03:17 UTC
  * (GPU-256eebe9-cdcd-2df7-d7d5-8e54cce3b3b7; 2216.9 and 2211.9 GB/s; that
  * run's bw_part_pair 2423.2, within 0.5% of this profile's).
+ * ht_slot_* (NPHJ's table layout) are from a full calibration on an H200
+ * of 2026-11-23 04:34 UTC (GPU-ca55504a-0354-b484-cc49-54eac276355a); that
+ * run's two-array ht_* were within 1.5% of this profile's, ht_probe_hbm
+ * 9% above.
  *
  * h200-tuned: h200-measured with the corrections `gjadvise tune` learned
  * from the default validation grid on an H200 (bench/RESULTS.md, section
@@ -257,6 +261,30 @@ static const char h200_measured[] =
     "  \"ht_probe_hbm\": {\n"
     "   \"value\": 16.971643362337186,\n"
     "   \"spread\": 0.006429565521964292,\n"
+    "   \"unit\": \"Gop/s\",\n"
+    "   \"source\": \"measured\"\n"
+    "  },\n"
+    "  \"ht_slot_build_l2\": {\n"
+    "   \"value\": 22.708246005224574,\n"
+    "   \"spread\": 0.02702375222009002,\n"
+    "   \"unit\": \"Gop/s\",\n"
+    "   \"source\": \"measured\"\n"
+    "  },\n"
+    "  \"ht_slot_probe_l2\": {\n"
+    "   \"value\": 108.61008280978079,\n"
+    "   \"spread\": 0.011960270043279696,\n"
+    "   \"unit\": \"Gop/s\",\n"
+    "   \"source\": \"measured\"\n"
+    "  },\n"
+    "  \"ht_slot_build_hbm\": {\n"
+    "   \"value\": 7.619274214383156,\n"
+    "   \"spread\": 0.005767604817294849,\n"
+    "   \"unit\": \"Gop/s\",\n"
+    "   \"source\": \"measured\"\n"
+    "  },\n"
+    "  \"ht_slot_probe_hbm\": {\n"
+    "   \"value\": 34.33170137066483,\n"
+    "   \"spread\": 0.009583510622501304,\n"
     "   \"unit\": \"Gop/s\",\n"
     "   \"source\": \"measured\"\n"
     "  },\n"

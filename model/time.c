@@ -571,7 +571,7 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
     double r_keep = 0, table = 0;
     int s_owned = 1; /* S transformed: its keys (and GFTR's columns) become output columns */
     if (impl == GJ_IMPL_NPHJ) {
-        table = pow2_at_least(fmax(2, 2 * R)) * (kb + 4);
+        table = pow2_at_least(fmax(2, 2 * R)) * 2.0 * kb; /* NphjSlot: key and id, 2 kb bytes */
         ms_alloc(&m, table);
         s_owned = 0;
     } else if ((impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) && bits == 0) {
@@ -767,29 +767,33 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     begin(a, "match");
     if (impl == GJ_IMPL_NPHJ) {
         /* cuDF-style: insert R into a global table of 2^ceil(log2 2|R|)
-         * slots (operators/join_api.cu run_nphj: keys and ids in two
-         * arrays), probe with S. The share of the table half the L2 holds is
-         * inserted at the L2 rate, the rest at the HBM rate (no hard edge at
-         * the L2's size). */
-        double table = pow2_at_least(2 * R) * (kb + 4);
-        double ins = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, table);
+         * slots (operators/join_api.cu run_nphj: a key and its id in one
+         * slot of 2 kb bytes), probe with S. The share of the table half
+         * the L2 holds is inserted at the L2 rate, the rest at the HBM rate
+         * (no hard edge at the L2's size); calibrate measures both with the
+         * slot layout (ht_slot_*). */
+        double table = pow2_at_least(2 * R) * 2.0 * kb;
+        /* profiles from before the slot layout was measured: the two-array rates */
+        const double sb2 = hw->ht_slot_build_l2 > 0 ? hw->ht_slot_build_l2 : hw->ht_build_l2,
+                     sbh = hw->ht_slot_build_hbm > 0 ? hw->ht_slot_build_hbm : hw->ht_build_hbm,
+                     sp2 = hw->ht_slot_probe_l2 > 0 ? hw->ht_slot_probe_l2 : hw->ht_probe_l2,
+                     sph = hw->ht_slot_probe_hbm > 0 ? hw->ht_slot_probe_hbm : hw->ht_probe_hbm;
+        double ins = l2_blend(hw, sb2, sbh, table);
         seq(a, "read keys", (R + S) * kb);
         term(a, GJ_TERM_HASH, "hash-table inserts", R / (ins * GB), 0);
-        /* A probe reads a slot's id and key, two 32-byte sectors in two
-         * arrays: a cache level holding C bytes keeps the C/64 hottest keys
-         * (Zipf) or, uniformly, its share C/table of the slots. Probes are
-         * read-only (__ldg): hot keys are served by the L1 of every SM
-         * (two 4-byte accesses at the on-chip random rate), then L2, then
-         * HBM. */
-        double h1 = table <= hw->l1_bytes / 2 ? 1 : gj_hit_fraction(R, hw->l1_bytes / 2 / 64, w->zipf);
+        /* A probe reads a slot, one 32-byte sector: a cache level holding C
+         * bytes keeps the C/32 hottest keys (Zipf) or, uniformly, its share
+         * C/table of the slots. Probes are read-only (__ldg): hot keys are
+         * served by the L1 of every SM (one 8-byte access at the on-chip
+         * random rate), then L2, then HBM. */
+        double h1 = table <= hw->l1_bytes / 2 ? 1 : gj_hit_fraction(R, hw->l1_bytes / 2 / 32, w->zipf);
         /* S's rows in runs of equal keys (w->s_run): a run's probes after
          * its first find the slot in the L1 */
         h1 = fmax(h1, 1 - 1 / fmax(1, w->s_run));
         double h2 = fmax(h1, fmax(fmin(1, hw->l2_bytes / 2 / table),
-                                  gj_hit_fraction(R, hw->l2_bytes / 2 / 64, w->zipf)));
+                                  gj_hit_fraction(R, hw->l2_bytes / 2 / 32, w->zipf)));
         term(a, GJ_TERM_HASH, "hash-table probes",
-             S * (h1 / (hw->bw_l1_rand / 8 * GB) + (h2 - h1) / (hw->ht_probe_l2 * GB) +
-                  (1 - h2) / (hw->ht_probe_hbm * GB)),
+             S * (h1 / (hw->bw_l1_rand / 8 * GB) + (h2 - h1) / (sp2 * GB) + (1 - h2) / (sph * GB)),
              0);
         /* the count pass writes each S row's first match id, the write pass
          * reads it back with the matched keys */

@@ -169,7 +169,8 @@ static void test_launchers_reject_args(void **state)
                      GJ_ERR_INVALID); /* source larger than n */
     assert_int_equal(gj_calk_atomic_global(3, 100, 1, 4, ms, &work, NULL), GJ_ERR_INVALID);
     assert_int_equal(gj_calk_atomic_shared(8192, 10, 1, 4, ms, &work, NULL), GJ_ERR_INVALID);
-    assert_int_equal(gj_calk_hash(0, 100, 0, 1, 4, ms, &work, NULL), GJ_ERR_INVALID);
+    assert_int_equal(gj_calk_hash(0, 0, 100, 0, 1, 4, ms, &work, NULL), GJ_ERR_INVALID);
+    assert_int_equal(gj_calk_hash(1, 1, 1 << 10, 0, 1, 4, ms, &work, NULL), GJ_ERR_INVALID); /* no probes */
     assert_int_equal(gj_calk_sort(2, 4, 8, 1 << 20, 0, 1, 4, ms, &work, NULL), GJ_ERR_INVALID);
     assert_int_equal(gj_calk_sort(4, 4, 33, 1 << 20, 0, 1, 4, ms, &work, NULL), GJ_ERR_INVALID);
     assert_int_equal(gj_calk_sort(4, 8, 17, 1 << 20, 1, 1, 4, ms, &work, NULL), GJ_ERR_INVALID); /* own: 16 bits */

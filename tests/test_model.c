@@ -240,9 +240,12 @@ static void test_join_host_work(void **state)
 /* A probe side in runs of equal keys (workload s_run): TPC-H's q5j2,
  * 456771 x 59986052 rows, 1+3 columns, match ratio 0.0304, lineitem in
  * order-key order (runs of 4). NPHJ took 0.672 ms on an H200
- * (bench/tpch/h200-2026-11-23-s8b); the untuned H200 profile must put it
- * within 1.5x with s_run = 4, and there only: without runs every probe
- * went to the L2 (1.09 ms with the tuned profile, and PHJ-UR chosen). */
+ * (bench/tpch/h200-2026-11-23-s8b), and 0.445-0.452 on generated data of
+ * that shape with runs of 4 since its table keeps a key and its id in one
+ * slot (bench/nphj_device.sh, session 10); the untuned H200 profile must
+ * put it within 1.5x with s_run = 4, and there only: without runs every
+ * probe goes to the L2 (1.09 ms with the tuned profile, and PHJ-UR chosen,
+ * before the slot layout). */
 static void test_probe_runs(void **state)
 {
     (void)state;
@@ -255,8 +258,9 @@ static void test_probe_runs(void **state)
         assert_int_equal(gj_model_estimate(GJ_IMPL_NPHJ, &w, gj_profile_hw(p), &e, NULL), GJ_OK);
         ms[i] = e.ms;
     }
-    if (ms[1] > 1.5 * 0.672 || ms[1] < 0.672 / 1.5 || ms[0] < 1.5 * 0.672)
-        fail_msg("NPHJ: %.3f ms predicted in runs of 4, %.3f without; 0.672 measured", ms[1], ms[0]);
+    const double measured = 0.449;
+    if (ms[1] > 1.5 * measured || ms[1] < measured / 1.5 || ms[0] < 1.5 * measured)
+        fail_msg("NPHJ: %.3f ms predicted in runs of 4, %.3f without; %.3f measured", ms[1], ms[0], measured);
     gj_profile_free(p);
 }
 
