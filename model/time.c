@@ -674,7 +674,7 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
     int s_transformed = 1;
     a->kernels = a->allocs = a->syncs = 0;
     if (impl == GJ_IMPL_NPHJ) {
-        a->allocs += 5;  /* table keys and ids, counts, flags, first[] */
+        a->allocs += 4;  /* table, counts, flags, first[] */
         a->kernels += 7; /* 2 memsets, build, COUNT, CUB's scan, the read-back */
         a->syncs += 1;
         s_transformed = 0;
