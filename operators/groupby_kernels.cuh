@@ -1123,32 +1123,49 @@ __device__ __forceinline__ void pgb_row_global(const GbSpec &s, const GTable<K> 
         for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), row_val(s, j, row));
 }
 
-/* A PGB tile: a thread's four rows r0 + u st (u < 4) of a piece [lo, hi),
- * their hashed keys and input rows (row ids for PGB-UR, else the
- * position). st 1: four consecutive rows a thread, in one vector load when
- * vec (all four inside, the columns 16-byte aligned); st 32 (PGB-UR): a
- * warp's load covers 32 consecutive rows, whose row ids increase inside a
- * partition, so that its gathers touch the fewest lines (four consecutive
- * rows a thread: 2.45 -> 3.07 ms at 2^15 groups, sum,max,count). */
-__device__ __forceinline__ bool pgb_in(uint64_t r, uint64_t lo, uint64_t hi) { return r >= lo && r < hi; }
-template <typename K>
-__device__ __forceinline__ void pgb_tile_rows(const K *h, const uint32_t *rowid, uint64_t r0, unsigned st,
-                                              uint64_t lo, uint64_t hi, bool vec, K k[4], uint64_t row[4])
+/* A PGB tile: a warp takes 128 rows of a piece [lo, hi) from wb (the
+ * first: pgb_tile_start), a thread four of them, row(u) = r0 + u st. st 1:
+ * four consecutive rows a thread, in one vector load each where the four
+ * lie inside the piece; st 32 (PGB-UR): a warp's load covers 32
+ * consecutive rows, whose row ids increase inside a partition, so that its
+ * gathers touch the fewest lines (four consecutive rows a thread: 2.45 ->
+ * 3.07 ms at 2^15 groups, sum,max,count). */
+struct PgbTile {
+    uint64_t r0, lo, hi;
+    unsigned st;
+    __device__ uint64_t row(int u) const { return r0 + (uint64_t)u * st; }
+    __device__ bool in(int u) const { return row(u) >= lo && row(u) < hi; }
+    __device__ bool full() const { return r0 >= lo && r0 + 3 * st < hi; } /* all four inside */
+};
+__device__ __forceinline__ uint64_t pgb_tile_start(uint64_t lo)
 {
-    if (vec && st == 1) {
-        op_loadk(h, r0, hi, true, k);
+    return (lo & ~(uint64_t)3) + (uint64_t)(threadIdx.x & ~31u) * 4;
+}
+__device__ __forceinline__ PgbTile pgb_tile(uint64_t wb, bool rowids, uint64_t lo, uint64_t hi)
+{
+    const unsigned lane = threadIdx.x & 31, st = rowids ? 32 : 1;
+    return PgbTile{wb + (st == 1 ? lane * 4 : lane), lo, hi, st};
+}
+
+/* A tile's hashed keys and input rows (row ids for PGB-UR, else the
+ * position); vec: all four inside and the columns 16-byte aligned. */
+template <typename K>
+__device__ __forceinline__ void pgb_tile_rows(const K *h, const uint32_t *rowid, const PgbTile &t, bool vec,
+                                              K k[4], uint64_t row[4])
+{
+    if (vec && t.st == 1) {
+        op_loadk(h, t.r0, t.hi, true, k);
         uint32_t id[4];
-        if (rowid) op_load32(rowid, r0, hi, true, id);
+        if (rowid) op_load32(rowid, t.r0, t.hi, true, id);
 #pragma unroll
-        for (int u = 0; u < 4; u++) row[u] = rowid ? id[u] : r0 + u;
+        for (int u = 0; u < 4; u++) row[u] = rowid ? id[u] : t.r0 + u;
         return;
     }
 #pragma unroll
     for (int u = 0; u < 4; u++) {
-        const uint64_t r = r0 + (uint64_t)u * st;
-        const bool in = pgb_in(r, lo, hi);
-        k[u] = in ? h[r] : (K)0;
-        row[u] = !in ? 0 : rowid ? rowid[r] : r;
+        const bool in = t.in(u);
+        k[u] = in ? h[t.row(u)] : (K)0;
+        row[u] = !in ? 0 : rowid ? rowid[t.row(u)] : t.row(u);
     }
 }
 
@@ -1254,27 +1271,25 @@ k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned 
      * (agg4), as k_pgb_many's; one row a thread with the per-row combine
      * ran a dependent chain of loads per row and aggregate. */
     constexpr int SH = 64 - ilog2(TS);
-    const unsigned copy = threadIdx.x & (R - 1), lane = threadIdx.x & 31;
+    const unsigned copy = threadIdx.x & (R - 1);
     const bool one = G == 1;
     uint64_t racc[GB_MAX_ACC];
     bool rany = false;
     if (one) for (int j = 0; j < s.n; j++) racc[j] = identity(s, j);
     const bool kal = (((uintptr_t)h | (uintptr_t)a.rowid) & 15) == 0;
-    const unsigned st = a.rowid ? 32 : 1; /* pgb_tile_rows */
-    for (uint64_t wb = (lo & ~(uint64_t)3) + (uint64_t)(threadIdx.x - lane) * 4; wb < hi;
-         wb += (uint64_t)blockDim.x * 4) {
-        const uint64_t r0 = wb + (st == 1 ? lane * 4 : lane);
-        const bool full = r0 >= lo && r0 + 3 * st < hi;
+    for (uint64_t wb = pgb_tile_start(lo); wb < hi; wb += (uint64_t)blockDim.x * 4) {
+        const PgbTile t = pgb_tile(wb, a.rowid, lo, hi);
+        const bool full = t.full();
         K k[4];
         uint64_t row[4];
         uint32_t sl[4];
         bool glob[4];
-        pgb_tile_rows(h, a.rowid, r0, st, lo, hi, full && kal, k, row);
+        pgb_tile_rows(h, a.rowid, t, full && kal, k, row);
 #pragma unroll
         for (int u = 0; u < 4; u++) {
             sl[u] = GB_EMPTY;
             glob[u] = false;
-            if (!pgb_in(r0 + (uint64_t)u * st, lo, hi)) continue;
+            if (!t.in(u)) continue;
             uint32_t p = (uint32_t)(((uint64_t)k[u] * 0x9E3779B97F4A7C15ull) >> SH), v;
             for (;;) { /* every key of the chunk is in, or past the limit */
                 v = tval[p];
@@ -1287,7 +1302,7 @@ k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned 
         __syncwarp();
         for (int j = 0; j < s.n; j++) {
             uint64_t v[4];
-            pgb_tile_vals(s, j, row, r0, hi, full && !a.rowid, sl, v);
+            pgb_tile_vals(s, j, row, t.r0, hi, full && !a.rowid, sl, v);
             if (one) {
 #pragma unroll
                 for (int u = 0; u < 4; u++)
@@ -1437,21 +1452,19 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
      * lengths differ by lane, and a warp left split there runs the
      * combines once per split (measured: 4.6 active lanes of 32, the
      * aggregate phase 5x slower). */
-    const unsigned lane = threadIdx.x & 31, st = a.rowid ? 32 : 1; /* pgb_tile_rows */
-    for (uint64_t wb = (lo & ~(uint64_t)3) + (uint64_t)(threadIdx.x - lane) * 4; wb < hi;
-         wb += (uint64_t)blockDim.x * 4) {
-        const uint64_t r0 = wb + (st == 1 ? lane * 4 : lane);
-        const bool in4 = r0 >= lo && r0 + 3 * st < hi;
+    for (uint64_t wb = pgb_tile_start(lo); wb < hi; wb += (uint64_t)blockDim.x * 4) {
+        const PgbTile t = pgb_tile(wb, a.rowid, lo, hi);
+        const bool in4 = t.full();
         K k[4];
         uint64_t row[4];
         uint32_t va[4] = {0, 0, 0, 0}, vb[4] = {0, 0, 0, 0}, sl[4];
-        pgb_tile_rows(h, a.rowid, r0, st, lo, hi, aligned && in4, k, row);
-        if (packed) {
+        pgb_tile_rows(h, a.rowid, t, aligned && in4, k, row);
+        if (packed) { /* st 1 */
             uint64_t pr[4];
-            if (aligned && in4) op_load(pv, 8, r0, hi, true, pr);
+            if (aligned && in4) op_load(pv, 8, t.r0, hi, true, pr);
             else
 #pragma unroll
-                for (int u = 0; u < 4; u++) pr[u] = pgb_in(r0 + u, lo, hi) ? pv[r0 + u] : 0;
+                for (int u = 0; u < 4; u++) pr[u] = t.in(u) ? pv[t.row(u)] : 0;
 #pragma unroll
             for (int u = 0; u < 4; u++) {
                 va[u] = (uint32_t)pr[u];
@@ -1460,13 +1473,13 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
         } else if (NARROW) /* separate 4-byte columns */
 #pragma unroll
             for (int u = 0; u < 4; u++) {
-                if (!pgb_in(r0 + (uint64_t)u * st, lo, hi)) continue;
+                if (!t.in(u)) continue;
                 if (s.n > 0 && s.src[0]) va[u] = ((const uint32_t *)s.src[0])[row[u] << s.sshift[0]];
                 if (s.n > 1 && s.src[1]) vb[u] = ((const uint32_t *)s.src[1])[row[u] << s.sshift[1]];
             }
 #pragma unroll
         for (int u = 0; u < 4; u++)
-            sl[u] = pgb_in(r0 + (uint64_t)u * st, lo, hi) ? pgb_slot(tkey, tmask, sh, k[u]) : GB_EMPTY;
+            sl[u] = t.in(u) ? pgb_slot(tkey, tmask, sh, k[u]) : GB_EMPTY;
         __syncwarp();
         if (early) {
             if (s.n > 0) agg4<false>(s, 0, kd0, smem + s.soff[0], sl, va);
@@ -1475,12 +1488,12 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
         if (!NARROW)
             for (int j = packed ? 2 : 0; j < s.n; j++) {
                 uint64_t v[4];
-                pgb_tile_vals(s, j, row, r0, hi, in4 && !a.rowid, sl, v);
+                pgb_tile_vals(s, j, row, t.r0, hi, in4 && !a.rowid, sl, v);
                 agg4<false>(s, j, agg_kind(s, j), smem + s.soff[j], sl, v);
             }
 #pragma unroll
         for (int u = 0; u < 4; u++) /* case 3: the global table */
-            if (sl[u] == GB_EMPTY && pgb_in(r0 + (uint64_t)u * st, lo, hi)) {
+            if (sl[u] == GB_EMPTY && t.in(u)) {
                 pgb_row_global(s, gt, out_key, k[u], row[u]);
                 pgb_note_global(a);
             }
