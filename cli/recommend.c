@@ -32,6 +32,8 @@ static void help(void)
         "  --groups G               distinct keys, 1..rows (default 2^12)\n"
         "  --aggs LIST              sum,min,max,count,avg,count-distinct,median (default max,max)\n"
         "  --sorted-output          the output must be ordered by key\n"
+        "  --sorted-keys            the rows come ordered by key (a table stored by it, the\n"
+        "                           output of a sort or a merge join): SGB-* need no sort\n"
         "both:\n"
         "  --key-bytes 4|8, --payload-bytes 4|8   (default 4)\n"
         "  --zipf Z                 skew of foreign keys or group keys, >= 0 (default 0)\n"
@@ -78,8 +80,8 @@ static void describe(const gj_workload *w, char *buf, size_t n)
         for (int i = 0; i < w->n_aggs && l < (int)n; i++)
             l += snprintf(buf + l, n - (size_t)l, "%s%s", i ? "," : " ", gj_agg_name(w->aggs[i]));
         if (l < (int)n)
-            snprintf(buf + l, n - (size_t)l, " of %d B, zipf %.2g%s", w->payload_bytes, w->zipf,
-                     w->sorted_output ? ", sorted output" : "");
+            snprintf(buf + l, n - (size_t)l, " of %d B, zipf %.2g%s%s", w->payload_bytes, w->zipf,
+                     w->sorted_keys ? ", rows in key order" : "", w->sorted_output ? ", sorted output" : "");
     }
 }
 
@@ -126,7 +128,7 @@ static void print_table(const gj_plan *plan, const gj_workload *w, const char *n
 
 enum {
     O_OP = 1000, O_R_ROWS, O_S_ROWS, O_ROWS, O_MR, O_PAYLOADS, O_RP, O_SP, O_OUT, O_GROUPS, O_AGGS,
-    O_SORTED, O_KB, O_PB, O_ZIPF, O_SRUN, O_PROFILE, O_DB, O_JSON, O_HELP
+    O_SORTED, O_SKEYS, O_KB, O_PB, O_ZIPF, O_SRUN, O_PROFILE, O_DB, O_JSON, O_HELP
 };
 
 static const struct option opts[] = {
@@ -142,6 +144,7 @@ static const struct option opts[] = {
     {"groups", required_argument, 0, O_GROUPS},
     {"aggs", required_argument, 0, O_AGGS},
     {"sorted-output", no_argument, 0, O_SORTED},
+    {"sorted-keys", no_argument, 0, O_SKEYS},
     {"key-bytes", required_argument, 0, O_KB},
     {"payload-bytes", required_argument, 0, O_PB},
     {"zipf", required_argument, 0, O_ZIPF},
@@ -250,6 +253,7 @@ int gj_cli_parse_workload(const char *cmd, int argc, char **argv, gj_workload *w
             if (gj_cli_parse_aggs(cmd, a, w)) return GJ_EXIT_USAGE;
             break;
         case O_SORTED: w->sorted_output = 1; break;
+        case O_SKEYS: w->sorted_keys = 1; break;
         case O_KB:
         case O_PB:
             if (gj_cli_parse_int(a, 4, 8, &l) || (l != 4 && l != 8))

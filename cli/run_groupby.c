@@ -35,7 +35,8 @@ static void help_run(void)
 {
     printf("usage: gjadvise run groupby [--rows N] [--groups G] [--aggs LIST] [--impl auto|NAME]\n"
            "                            [--key-bytes 4|8] [--payload-bytes 4|8] [--float] [--zipf Z]\n"
-           "                            [--key-offset X] [--sparse-keys] [--sorted-output] [--check] [--repeat N]\n"
+           "                            [--key-offset X] [--sparse-keys] [--sorted-keys] [--sorted-output]\n"
+           "                            [--check] [--repeat N]\n"
            "                            [--seed S] [--profile NAME] [--db PATH] [--no-log] [--json]\n"
            "                            [--file F [--expect FILE [--rtol X]]]\n"
            "\n"
@@ -60,6 +61,10 @@ static void help_run(void)
            "  --key-offset  added to every key (8-byte keys with high bits set)\n"
            "  --sparse-keys then every key through a bijective mixer (murmur3's finaliser): as many\n"
            "             groups, spread over the key's whole width instead of 0..g-1\n"
+           "  --sorted-keys  the rows come ordered by key (generated: sorted after the flags above; a\n"
+           "             file: the advisor and the operator are told), as a table stored by its key or\n"
+           "             the output of a sort or a merge join: SGB-* then check the order in one pass\n"
+           "             and skip their sorts (they sort when it is wrong)\n"
            "  --repeat   timed runs, 1..1000 (default 7)\n"
            "\n"
            "examples:\n"
@@ -93,13 +98,14 @@ static int parse_pow(const char *s, uint64_t *out) { return gj_cli_parse_size(s,
 
 static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int bench)
 {
-    enum { O_ROWS = 1, O_GROUPS, O_AGGS, O_IMPL, O_KB, O_PB, O_FLOAT, O_ZIPF, O_KOFF, O_SPARSE, O_SORTED, O_CHECK,
+    enum { O_ROWS = 1, O_GROUPS, O_AGGS, O_IMPL, O_KB, O_PB, O_FLOAT, O_ZIPF, O_KOFF, O_SPARSE, O_SORTED, O_SKEYS, O_CHECK,
            O_REPEAT, O_SEED, O_PROFILE, O_DB, O_NOLOG, O_JSON, O_SWEEP, O_IMPLS, O_BG, O_FILE, O_EXPECT,
            O_RTOL, O_HELP };
     static const struct option lo[] = {
         {"rows", 1, 0, O_ROWS}, {"groups", 1, 0, O_GROUPS}, {"aggs", 1, 0, O_AGGS}, {"impl", 1, 0, O_IMPL},
         {"key-bytes", 1, 0, O_KB}, {"payload-bytes", 1, 0, O_PB}, {"float", 0, 0, O_FLOAT},
         {"zipf", 1, 0, O_ZIPF}, {"key-offset", 1, 0, O_KOFF}, {"sparse-keys", 0, 0, O_SPARSE}, {"sorted-output", 0, 0, O_SORTED},
+        {"sorted-keys", 0, 0, O_SKEYS},
         {"check", 0, 0, O_CHECK}, {"repeat", 1, 0, O_REPEAT}, {"seed", 1, 0, O_SEED},
         {"profile", 1, 0, O_PROFILE}, {"db", 1, 0, O_DB}, {"no-log", 0, 0, O_NOLOG}, {"json", 0, 0, O_JSON},
         {"sweep", 1, 0, O_SWEEP}, {"impls", 1, 0, O_IMPLS}, {"bg", 1, 0, O_BG}, {"file", 1, 0, O_FILE},
@@ -139,6 +145,7 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
         case O_KOFF: if (gj_cli_parse_size(v, UINT64_MAX, &o->key_offset)) return gj_cli_bad(cmd, "--key-offset", v, "an unsigned integer"); break;
         case O_SPARSE: o->sparse = 1; break;
         case O_SORTED: o->w.sorted_output = 1; break;
+        case O_SKEYS: o->w.sorted_keys = 1; break;
         case O_CHECK: o->check = 1; break;
         case O_REPEAT: if (gj_cli_parse_int(v, 1, 1000, &l)) return gj_cli_bad(cmd, "--repeat", v, "1..1000"); o->repeat = (int)l; break;
         case O_SEED: if (gj_cli_parse_size(v, UINT64_MAX, &o->seed)) return gj_cli_bad(cmd, "--seed", v, "an unsigned integer"); break;
@@ -219,6 +226,8 @@ static int input_make(const gb_opts *o, const gj_workload *w, gb_input *in, gj_c
         (rc = gj_gen_offset_keys(in->t.key.data, w->key_bytes, w->rows, o->key_offset, o->sparse, NULL, ctx)) == GJ_OK &&
         cudaDeviceSynchronize() != cudaSuccess)
         rc = gj_seterr(ctx, GJ_ERR_CUDA, "shifting the keys failed");
+    if (rc == GJ_OK && (o->key_offset || o->sparse) && w->sorted_keys) /* in order again */
+        rc = gj_gen_sort_keys(in->t.key.data, w->key_bytes, w->rows, NULL, ctx);
     if (rc) input_free(in);
     return rc;
 }
@@ -538,18 +547,20 @@ int gj_cli_run_groupby(int argc, char **argv)
     gj_cli_log_exec(db, prof, &o.w, impl, &est, m.ms, m.phase, 2, m.checked, o.repeat, "run");
     if (o.json) {
         printf("{\"impl\":\"%s\",\"auto\":%s,\"rows\":%llu,\"groups_hint\":%llu,\"groups\":%llu,\"key_bytes\":%d,"
-               "\"measured_ms\":%.4f,\"measured_group_ms\":%.4f,\"measured_aggregate_ms\":%.4f,"
+               "\"sorted_keys\":%s,\"measured_ms\":%.4f,\"measured_group_ms\":%.4f,\"measured_aggregate_ms\":%.4f,"
                "\"predicted_ms\":%.4f,\"predicted_group_ms\":%.4f,\"predicted_aggregate_ms\":%.4f,"
                "\"repeat\":%d,\"peak_bytes\":%llu,\"checked\":%s,\"expected\":%s,\"profile\":\"%s\"}\n",
                gj_impl_name(impl), o.impl < 0 ? "true" : "false", (unsigned long long)o.w.rows,
-               (unsigned long long)o.w.groups, (unsigned long long)m.groups, o.w.key_bytes, m.ms, m.phase[0],
+               (unsigned long long)o.w.groups, (unsigned long long)m.groups, o.w.key_bytes,
+               o.w.sorted_keys ? "true" : "false", m.ms, m.phase[0],
                m.phase[1], est.ms, est.n_phases > 0 ? est.phase[0].ms : 0, est.n_phases > 1 ? est.phase[1].ms : 0,
                o.repeat, (unsigned long long)m.peak, m.checked < 0 ? "null" : m.checked ? "true" : "false",
                m.expected < 0 ? "null" : m.expected ? "true" : "false", gj_profile_name(prof));
     } else {
-        printf("group-by %llu rows, %llu groups found (asked %llu), %d-byte keys, %s%s, profile %s\n",
-               (unsigned long long)o.w.rows, (unsigned long long)m.groups, (unsigned long long)o.w.groups,
-               o.w.key_bytes, gj_impl_name(impl), o.impl < 0 ? " (advisor's choice)" : "", gj_profile_name(prof));
+        printf("group-by %llu rows%s, %llu groups found (asked %llu), %d-byte keys, %s%s, profile %s\n",
+               (unsigned long long)o.w.rows, o.w.sorted_keys ? " in key order" : "", (unsigned long long)m.groups,
+               (unsigned long long)o.w.groups, o.w.key_bytes, gj_impl_name(impl),
+               o.impl < 0 ? " (advisor's choice)" : "", gj_profile_name(prof));
         printf("%-10s %12s %12s\n", "phase", "measured_ms", "predicted_ms");
         printf("%-10s %12.3f %12.3f\n", "group", m.phase[0], est.n_phases > 0 ? est.phase[0].ms : NAN);
         printf("%-10s %12.3f %12.3f\n", "aggregate", m.phase[1], est.n_phases > 1 ? est.phase[1].ms : NAN);

@@ -263,6 +263,10 @@ typedef struct gj_workload {
                              (COUNT reads none)                              */
     gj_agg aggs[GJ_MAX_AGGS];
     int sorted_output;    /* output must be ordered by key (Fig. 21)        */
+    int sorted_keys;      /* 1: the rows come ordered by key (a table stored
+                             by it, the output of a sort or a merge join):
+                             SGB-* skip their sorts. Group-by only; SGB-*
+                             check it (one pass) and sort when it is wrong */
 } gj_workload;
 
 /* The paper's defaults: join 2^27 x 2^27, 4-byte keys and payloads, 2+2

@@ -1053,10 +1053,12 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
         key_rows = agg_rows = g;
     } else if (impl == GJ_IMPL_SGB_UR || impl == GJ_IMPL_SGB_TR || impl == GJ_IMPL_SGB_DE_TR) {
         const int tr = impl != GJ_IMPL_SGB_UR && cols > 0, de = impl == GJ_IMPL_SGB_DE_TR;
+        const int ord = w->sorted_keys; /* rows in key order: no sort, the input's keys and columns */
         int bits = 1; /* the codes' bits */
         while (bits < 32 && ldexp(1, bits) < g) bits++;
-        ms_alloc(&m, n * (kb + 8)); /* sorted keys, head flags, group ids */
-        if (tr) {
+        ms_alloc(&m, n * ((ord ? 0 : kb) + 8)); /* sorted keys, head flags, group ids */
+        if (ord) {
+        } else if (tr) {
             ms_alloc(&m, n * pb);
             ms_touch(&m, cub_sort_scratch(n, kb, pb, 8 * kb));
         } else {
@@ -1065,8 +1067,8 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
             ms_free(&m, n * 4);
         }
         ms_alloc(&m, g * (kb + outb + hid) + (special ? g * 4 : 0)); /* the output, group starts */
-        if (de) ms_alloc(&m, n * 4); /* codes */
-        if (impl != GJ_IMPL_SGB_UR) {
+        if (de && (!ord || special)) ms_alloc(&m, n * 4); /* codes */
+        if (impl != GJ_IMPL_SGB_UR && !ord) {
             ms_alloc(&m, n * kb); /* the sorts' junk key output */
             for (int c = 1; c < cols; c++) {
                 ms_alloc(&m, n * pb);
@@ -1230,8 +1232,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * each sparse array sit in their own 32-byte sectors: g * 32 *
          * (accumulators + 1) bytes compete for the L2. */
         double table = pow2_at_least(2 * fmax(N, 512)) * (kb + 4);
-        double spread = g * 32.0 * (nacc + 1);
-        double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, fmax(g * (kb + 4.0), spread));
+        /* rows in key order (w->sorted_keys): a group's rows come together,
+         * so the entries and slots in use at a time stay in the L2 */
+        double spread = w->sorted_keys ? 0 : g * 32.0 * (nacc + 1);
+        double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, w->sorted_keys ? 0 : fmax(g * (kb + 4.0), spread));
         begin(a, "group");
         seq(a, "clear the table and the sparse arrays", table + N * accb);
         seq(a, "read keys and payload columns", N * (kb + P * pb));
@@ -1256,7 +1260,8 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         double table = cap * (kb + 4);
         double gw = g <= 255 ? 1 : g <= 65535 ? 2 : 4;
         double cached = g <= 2048 ? 1 : 2048 / g; /* uniform share of lookups the block cache answers */
-        double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, fmax(g * (kb + 4.0), g * 32.0));
+        /* rows in key order: the entries in use at a time stay in the L2 */
+        double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, w->sorted_keys ? 0 : fmax(g * (kb + 4.0), g * 32.0));
         begin(a, "group");
         seq(a, "read keys, write group ids", N * (kb + gw));
         seq(a, "clear the table", table);
@@ -1287,23 +1292,34 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * nacc / (atom_shared(hw, teff * copies) * GB), 0);
             atomics_global(a, "flush block aggregates", blocks * g * nacc, g, g * accb);
         } else {
-            atomics_zipf(a, "global atomics into dense arrays", N, nacc, g, g, z, g * accb);
+            atomics_zipf(a, "global atomics into dense arrays", N, nacc, g, g, z, w->sorted_keys ? 0 : g * accb);
         }
         a->kernels += 2;
         a->allocs += nacc;
     } else if (impl == GJ_IMPL_SGB_UR || impl == GJ_IMPL_SGB_TR || impl == GJ_IMPL_SGB_DE_TR) {
         const int tr = impl != GJ_IMPL_SGB_UR;
+        /* rows in key order (w->sorted_keys): run_sgb finds no descent in
+         * one pass over the keys and skips every sort; the rows are the
+         * sorted positions (unordered keys end that pass in its first
+         * wave: left out) */
+        const int ord = w->sorted_keys;
         begin(a, "group");
-        sort_full(a, tr ? "sort (key, first column)" : "sort (key, row id)", N, kb, tr && P ? pb : 4);
-        seq(a, "find group boundaries", N * kb + g * kb);
-        if (impl == GJ_IMPL_SGB_DE_TR) {
+        if (ord) seq(a, "check the keys' order", N * kb);
+        else sort_full(a, tr ? "sort (key, first column)" : "sort (key, row id)", N, kb, tr && P ? pb : 4);
+        /* head flags (the keys read, a flag written), their inclusive sum
+         * (read, written: group ids + 1), each group's key (the keys and
+         * ids read again) */
+        seq(a, "find group boundaries (flags, their sum, group keys)", N * (2.0 * kb + 16) + g * kb);
+        if (ord) {
+        } else if (impl == GJ_IMPL_SGB_DE_TR) {
             /* Sec. 4.4: encode every key once (D), whatever the payloads */
             double bm = gj_m44_bm(hw, g, kb) * GB;
             term(a, GJ_TERM_HASH, "dictionary-encode keys (D)", gj_m44_d(N, g, kb, hw->bw_seq * GB, bm),
                  (kb + 4.0) * (N + g) + N * 4);
         }
         begin(a, "aggregate");
-        if (!tr) {
+        if (ord) {
+        } else if (!tr) {
             /* Sec. 4.1.3: the permuted ids touch u lines a warp. */
             double u = gj_warp_distinct(g, z);
             for (int c = 0; c < P; c++) gather(a, "gather payloads by sorted row ids", N, pb, N, u, 0);
@@ -1315,7 +1331,9 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             for (int c = 1; c < P; c++)
                 partition(a, "sort payload columns on the codes", N, 4, pb, bits, 0, 0);
         }
-        seq(a, "segmented reduction", N * P * pb + out);
+        /* k_sorted_reduce reads each row's group id (and SGB-UR's row id
+         * when it sorted) beside the payloads */
+        seq(a, "segmented reduction", N * (4.0 + (!tr && !ord ? 4 : 0)) + N * P * pb + out);
     } else { /* PGB-UR, PGB-TR (T-GB-PGB): operators/groupby_api.cu run_pgb */
         const int tr = impl == GJ_IMPL_PGB_TR && P > 0;
         /* Few groups (g <= 2048): k_pgb_chunk, whose shared tables (4096

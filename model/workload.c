@@ -56,6 +56,9 @@ int gj_workload_check(const gj_workload *w, gj_ctx *ctx)
             return gj_seterr(ctx, GJ_ERR_INVALID, "match-ratio=%g: allowed 0 to 1", w->match_ratio);
         if (!(w->s_run >= 0 && w->s_run <= (double)GJ_MAX_ROWS))
             return gj_seterr(ctx, GJ_ERR_INVALID, "s-run=%g: allowed 0 to 2^40 (1: no runs)", w->s_run);
+        if (w->sorted_keys)
+            return gj_seterr(ctx, GJ_ERR_INVALID, "sorted-keys=%d: a group-by statistic (allowed 0 for a join)",
+                             w->sorted_keys);
         if (w->out_rows > (GJ_MAX_ROWS << 4))
             return gj_seterr(ctx, GJ_ERR_INVALID, "out-rows=%llu: allowed at most 2^44",
                              (unsigned long long)w->out_rows);
@@ -73,6 +76,8 @@ int gj_workload_check(const gj_workload *w, gj_ctx *ctx)
             if (w->aggs[i] < 0 || w->aggs[i] >= GJ_AGG_KINDS)
                 return gj_seterr(ctx, GJ_ERR_INVALID, "aggs[%d]=%d: unknown aggregate", i,
                                  (int)w->aggs[i]);
+        if (w->sorted_keys != 0 && w->sorted_keys != 1)
+            return gj_seterr(ctx, GJ_ERR_INVALID, "sorted-keys=%d: allowed 0 or 1", w->sorted_keys);
     }
     return GJ_OK;
 }

@@ -7,6 +7,7 @@ extern "C" {
 #include "operators/gen.h"
 #include "operators/hash.cuh"
 
+#include <cub/device/device_radix_sort.cuh>
 #include <math.h>
 
 namespace {
@@ -302,6 +303,34 @@ extern "C" int gj_gen_offset_keys(void *d_keys, int width, uint64_t n, uint64_t 
     GJ_GEN_LAUNCH(offset_kernel, d_keys, n, offset, mix);
 done:
     return rc;
+}
+
+template <typename K> static int sort_keys(K *keys, uint64_t n, cudaStream_t s, gj_ctx *ctx)
+{
+    int rc = GJ_OK;
+    size_t bytes = 0;
+    void *tmp = NULL;
+    K *out = NULL;
+    GJ_CUDA(cub::DeviceRadixSort::SortKeys(NULL, bytes, keys, out, (int)n, 0, 8 * (int)sizeof(K), s));
+    GJ_CUDA(cudaMalloc(&tmp, bytes));
+    GJ_CUDA(cudaMalloc((void **)&out, n * sizeof(K)));
+    GJ_CUDA(cub::DeviceRadixSort::SortKeys(tmp, bytes, keys, out, (int)n, 0, 8 * (int)sizeof(K), s));
+    GJ_CUDA(cudaMemcpyAsync(keys, out, n * sizeof(K), cudaMemcpyDeviceToDevice, s));
+    GJ_CUDA(cudaStreamSynchronize(s));
+done:
+    cudaFree(tmp);
+    cudaFree(out);
+    return rc;
+}
+
+extern "C" int gj_gen_sort_keys(void *d_keys, int width, uint64_t n, cudaStream_t s, gj_ctx *ctx)
+{
+    int rc = check(width, n, d_keys, ctx);
+    if (rc != GJ_OK || n < 2) return rc;
+    if (n > 0x7fffffffull)
+        return gj_seterr(ctx, GJ_ERR_INVALID, "gj_gen_sort_keys: n=%llu: allowed at most 2^31-1",
+                         (unsigned long long)n);
+    return width == 4 ? sort_keys((uint32_t *)d_keys, n, s, ctx) : sort_keys((uint64_t *)d_keys, n, s, ctx);
 }
 
 extern "C" int gj_gen_runs(void *d_keys, int width, uint64_t n, uint64_t run, cudaStream_t s,

@@ -55,6 +55,10 @@ int gj_gen_values(void *d_col, int width, gj_dtype type, uint64_t n, uint64_t se
 int gj_gen_offset_keys(void *d_keys, int width, uint64_t n, uint64_t offset, int mix,
                        cudaStream_t s, gj_ctx *ctx);
 
+/* In place: the keys in ascending (unsigned) order, n < 2^31: the rows of a
+ * table stored by its key (workload sorted_keys). */
+int gj_gen_sort_keys(void *d_keys, int width, uint64_t n, cudaStream_t s, gj_ctx *ctx);
+
 /* In place: runs of `run` equal keys, row i taking the key of row
  * run * floor(i / run) (the runs' first rows keep theirs): the keys' law is
  * kept, with 1 / run as many draws (a probe side clustered by its key, as

@@ -1,6 +1,6 @@
 /* Group-by input generation on the GPU (paper 000 Sec. 5.2.1): R(k, r1..rp)
- * with keys uniform over 0..g-1 (or Zipf over g ranks) and one random payload
- * column per aggregate. The library form of what `gjadvise run groupby`
+ * with keys uniform over 0..g-1 (or Zipf over g ranks; the rows ordered by
+ * key with sorted_keys) and one random payload column per aggregate. The library form of what `gjadvise run groupby`
  * generates, so validate, bench and run time the same inputs. */
 #include "common/internal.h"
 #include "operators/gen.h"
@@ -34,6 +34,7 @@ int gj_groupby_generate(const gj_workload *w, uint64_t seed, int float_payloads,
     }
     rc = w->zipf > 0 ? gj_gen_zipf_keys(t.key.data, w->key_bytes, n, w->groups, w->zipf, seed, NULL, ctx)
                      : gj_gen_uniform_keys(t.key.data, w->key_bytes, n, w->groups, seed, NULL, ctx);
+    if (rc == GJ_OK && w->sorted_keys) rc = gj_gen_sort_keys(t.key.data, w->key_bytes, n, NULL, ctx);
     if (rc) goto done;
     t.n_payloads = w->n_aggs;
     for (int i = 0; i < w->n_aggs; i++) {

@@ -839,6 +839,23 @@ k_gather_acc(GbSpec from, GbSpec to, const uint32_t *pos, uint64_t m)
     }
 }
 
+/* ---- sort-based: keys already in order need no sort ----
+ * *unsorted is set at the first descent (in the unsigned order the sorts
+ * use); every thread looks at it each 8th step, so that on keys out of
+ * order the pass ends within its first wave. */
+template <typename K>
+__global__ void __launch_bounds__(PolicyStream::THREADS) k_descent(const K *k, uint64_t n, int *unsorted)
+{
+    unsigned step = 0;
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i + 1 < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        if ((step++ & 7) == 0 && *(volatile int *)unsorted) return;
+        if (k[i] > k[i + 1]) {
+            *(volatile int *)unsorted = 1;
+            return;
+        }
+    }
+}
+
 /* ---- sort-based: head flags of a sorted key column ---- */
 template <typename K>
 __global__ void __launch_bounds__(PolicyStream::THREADS) k_heads(const K *k, uint64_t n, uint32_t *flag)

@@ -264,6 +264,43 @@ static void test_probe_runs(void **state)
     gj_profile_free(p);
 }
 
+/* Rows in key order (workload sorted_keys): SGB-* skip their sorts
+ * (operators/groupby_api.cu run_sgb), so the model charges none, one pass
+ * to check the order instead, and a smaller peak; the hash and partition
+ * implementations are as without. TPC-H Q18's group-by (lineitem by order
+ * key: 59986052 rows, 15 M groups, sum) then goes to an SGB. */
+static void test_sorted_keys(void **state)
+{
+    (void)state;
+    gj_profile *p = h200();
+    const gj_hw *hw = gj_profile_hw(p);
+    gj_workload w = groupby(59986052, 15000000);
+    w.n_aggs = 1;
+    w.aggs[0] = GJ_AGG_SUM;
+    static const gj_impl sgb[3] = {GJ_IMPL_SGB_UR, GJ_IMPL_SGB_TR, GJ_IMPL_SGB_DE_TR};
+    for (int i = 0; i < 3; i++) {
+        gj_estimate u, o;
+        w.sorted_keys = 0;
+        assert_int_equal(gj_model_estimate(sgb[i], &w, hw, &u, NULL), GJ_OK);
+        w.sorted_keys = 1;
+        assert_int_equal(gj_model_estimate(sgb[i], &w, hw, &o, NULL), GJ_OK);
+        assert_true(u.term_ms[GJ_TERM_SORT] > 0 || u.term_ms[GJ_TERM_PARTITION] > 0);
+        assert_double_equal(o.term_ms[GJ_TERM_SORT] + o.term_ms[GJ_TERM_PARTITION], 0, 1e-12);
+        assert_true(o.ms < u.ms / 3);
+        assert_true(o.peak_bytes < u.peak_bytes);
+    }
+    gj_estimate h0, h1;
+    w.sorted_keys = 0;
+    assert_int_equal(gj_model_estimate(GJ_IMPL_PGB_TR, &w, hw, &h0, NULL), GJ_OK);
+    w.sorted_keys = 1;
+    assert_int_equal(gj_model_estimate(GJ_IMPL_PGB_TR, &w, hw, &h1, NULL), GJ_OK);
+    assert_double_equal(h0.ms, h1.ms, 1e-12);
+    gj_plan plan;
+    assert_int_equal(gj_advise(&w, p, &plan, NULL), GJ_OK);
+    assert_true(plan.best == GJ_IMPL_SGB_UR || plan.best == GJ_IMPL_SGB_TR || plan.best == GJ_IMPL_SGB_DE_TR);
+    gj_profile_free(p);
+}
+
 /* The joins' peak device memory, replayed from the operators' allocations
  * (model/time.c join_peak), against what the operators measured on an H200
  * (bench/RESULTS.md, Joins, session 8: join_bench's peak, the operator's
@@ -631,6 +668,13 @@ static void test_workload_validation(void **state)
     w.groups = w.rows + 1;
     assert_int_equal(gj_workload_check(&w, ctx), GJ_ERR_INVALID);
     assert_non_null(strstr(gj_ctx_errmsg(ctx), "groups="));
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    w.sorted_keys = 2;
+    assert_int_equal(gj_workload_check(&w, ctx), GJ_ERR_INVALID);
+    assert_non_null(strstr(gj_ctx_errmsg(ctx), "sorted-keys=2: allowed 0 or 1"));
+    gj_workload_default(&w, GJ_OP_JOIN);
+    w.sorted_keys = 1; /* a group-by statistic */
+    assert_int_equal(gj_workload_check(&w, ctx), GJ_ERR_INVALID);
     assert_int_equal(gj_workload_check(NULL, ctx), GJ_ERR_INVALID);
     gj_ctx_free(ctx);
     gj_ctx_free(NULL);
@@ -661,6 +705,7 @@ int main(void)
         cmocka_unit_test(test_join_peak_memory),
         cmocka_unit_test(test_join_host_work),
         cmocka_unit_test(test_probe_runs),
+        cmocka_unit_test(test_sorted_keys),
         cmocka_unit_test(test_groupby_peak_memory),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);

@@ -111,7 +111,11 @@ static const char DEFAULT_GRID[] =
     "{\"name\":\"gb-aggs-g64\",\"base\":{" GB(67108864, 64, 4, MIX1) "},\"param\":\"aggs\","
     "\"values\":[1,2,3,4]},"
     "{\"name\":\"gb-zipf-g1m\",\"base\":{" GB(67108864, 1048576, 4, MAXMAX) "},\"param\":\"zipf\","
-    "\"values\":[0.5,1.0,1.5]}"
+    "\"values\":[0.5,1.0,1.5]},"
+    /* rows in key order (workload sorted_keys: a table stored by its key,
+     * TPC-H's lineitem for Q18's group-by): SGB-* skip their sorts */
+    "{\"name\":\"gb-ordered\",\"base\":{" GB(67108864, 4096, 4, "[\"sum\"]") ",\"sorted_keys\":true},"
+    "\"param\":\"groups\",\"values\":[1024,65536,1048576,16777216]}"
     "]}";
 
 static const char QUICK_GRID[] =

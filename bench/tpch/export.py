@@ -231,6 +231,17 @@ def mean_run(path, cols):
     return rows / runs
 
 
+def keys_in_order(path, cols):
+    """Whether a GJCOLS01 file's key column is non-decreasing as unsigned
+    integers (the workload's sorted_keys: SGB-* skip their sorts)."""
+    with open(path, "rb") as f:
+        rows, ncols, _ = struct.unpack("<QII", f.read(24)[8:24])
+    if rows < 2:
+        return True
+    k = np.fromfile(path, dtype=TYPES[cols[0][1]][1], count=rows, offset=24 + 8 * ncols)
+    return bool(np.all(k[1:] >= k[:-1]))
+
+
 def timed(con, sql, reps):
     """One warm-up, then `reps` runs of CREATE OR REPLACE TEMP TABLE _timed AS sql."""
     stmt = f"CREATE OR REPLACE TEMP TABLE _timed AS {sql}"
@@ -300,7 +311,9 @@ def do_groupby(con, op, out, reps):
     groups = export_table(con, f"{n}_out", ocols, os.path.join(out, f"{n}.expect.gjc"))
     med, runs = timed(con, gsql, reps)
     read = rows * (TYPES[icols[0][1]][2] + sum(TYPES[pay[i][1]][2] for i, a in enumerate(aggs) if a != "count"))
+    sorted_keys = keys_in_order(os.path.join(out, f"{n}.in.gjc"), icols)
     return dict(rows=rows, groups=groups, aggs=",".join(aggs), key_bytes=TYPES[icols[0][1]][2],
+                sorted_keys=sorted_keys,
                 in_file=f"{n}.in.gjc", expect_file=f"{n}.expect.gjc", in_sql=isql, in_columns=icols,
                 out_columns=ocols, timed_sql=gsql, in_bytes=read, out_bytes=groups * width_sum(ocols),
                 duckdb_ms=med, duckdb_runs=runs)

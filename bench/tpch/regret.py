@@ -36,7 +36,8 @@ def workload_flags(op):
     pay = [c for c in op["in_columns"][1:]]
     pb = WIDTH[pay[0][1]] if pay else 4
     return ["--op", "groupby", "--rows", str(op["rows"]), "--groups", str(op["groups"]),
-            "--aggs", op["aggs"], "--key-bytes", str(op["key_bytes"]), "--payload-bytes", str(pb)]
+            "--aggs", op["aggs"], "--key-bytes", str(op["key_bytes"]), "--payload-bytes", str(pb)] + \
+        (["--sorted-keys"] if op.get("sorted_keys") else [])
 
 
 def main():

@@ -79,6 +79,8 @@ def main():
         else:
             base = [a.bin, "run", "groupby", "--file", d("in_file"), "--aggs", op["aggs"],
                     "--groups", str(op["groups"])]
+            if op.get("sorted_keys"):  # rows in key order (export.py keys_in_order)
+                base += ["--sorted-keys"]
             impls = GB_IMPLS
         per = {}
         for impl in ["auto"] + impls:
