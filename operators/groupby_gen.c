@@ -1,7 +1,8 @@
 /* Group-by input generation on the GPU (paper 000 Sec. 5.2.1): R(k, r1..rp)
  * with keys uniform over 0..g-1 (or Zipf over g ranks; the rows ordered by
- * key with sorted_keys) and one random payload column per aggregate. The library form of what `gjadvise run groupby`
- * generates, so validate, bench and run time the same inputs. */
+ * key with sorted_keys) and one random payload column per aggregate. The
+ * library form of what `gjadvise run groupby` generates, so validate, bench
+ * and run time the same inputs. */
 #include "common/internal.h"
 #include "operators/gen.h"
 
