@@ -53,6 +53,12 @@ static void test_recommend_default(void **state)
     assert_int_equal(RUN(out, "recommend", "--op", "groupby", "--rows", "2^28", "--groups", "2^12",
                          "--aggs", "max,max", "--json"), 0);
     assert_non_null(strstr(out, "\"best\":\"HGB\""));
+    /* rows in key order: the sort-based group-bys need no sort (TPC-H Q18's
+     * group-by by order key) */
+    assert_int_equal(RUN(out, "recommend", "--op", "groupby", "--rows", "59986052", "--groups", "15000000",
+                         "--aggs", "sum", "--sorted-keys", "--profile", "h200-tuned", "--json"), 0);
+    assert_non_null(strstr(out, "\"sorted_keys\":true"));
+    assert_non_null(strstr(out, "\"best\":\"SGB-"));
     assert_int_equal(RUN(out, "model", "--profile", "a100-paper"), 0);
     assert_non_null(strstr(out, "0.39"));
     assert_non_null(strstr(out, "[2^0, 2^21]"));
@@ -93,6 +99,10 @@ static void test_bad_flags(void **state)
     }
     assert_int_equal(RUN(out, "recommend", "--op", "groupby", "--rows", "100", "--groups", "101"), 2);
     assert_non_null(strstr(out, "--groups=101"));
+    /* rows in key order: a group-by statistic */
+    assert_int_equal(RUN(out, "recommend", "--sorted-keys"), 2);
+    assert_non_null(strstr(out, "sorted-keys=1: a group-by statistic"));
+    assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
     assert_int_equal(RUN(out, "recommend", "--bogus"), 2);
     assert_int_equal(RUN(out, "recommend", "--rows"), 2);
     assert_int_equal(RUN(out, "nosuch"), 2);
