@@ -982,7 +982,7 @@ static double pgb_part_scratch(double n, int kb, int vb, int bits)
  *   HASH-GLOBAL (run_hash_global): a table of 2^ceil(log2 2N) slots, the
  *     sparse accumulators of N rows each, the extracted keys and positions
  *     (N rows), then the output;
- *   SGB-* (run_sgb): the sorted keys, head flags and group ids (N rows
+ *   SGB-* (run_sgb): the sorted keys and group ids (N rows
  *     each) with the sort's value column (UR: an iota and the row ids; TR:
  *     the first payload column) and CUB's scratch (gb_sort_scratch); then
  *     the output; DE-TR the codes; TR and DE-TR a junk key output and every
@@ -1056,7 +1056,7 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
         const int ord = w->sorted_keys; /* rows in key order: no sort, the input's keys and columns */
         int bits = 1; /* the codes' bits */
         while (bits < 32 && ldexp(1, bits) < g) bits++;
-        ms_alloc(&m, n * ((ord ? 0 : kb) + 8)); /* sorted keys, head flags, group ids */
+        ms_alloc(&m, n * ((ord ? 0 : kb) + 4)); /* sorted keys, group ids */
         if (ord) {
         } else if (tr) {
             ms_alloc(&m, n * pb);
@@ -1306,10 +1306,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         begin(a, "group");
         if (ord) seq(a, "check the keys' order", N * kb);
         else sort_full(a, tr ? "sort (key, first column)" : "sort (key, row id)", N, kb, tr && P ? pb : 4);
-        /* head flags (the keys read, a flag written), their inclusive sum
-         * (read, written: group ids + 1), each group's key (the keys and
-         * ids read again) */
-        seq(a, "find group boundaries (flags, their sum, group keys)", N * (2.0 * kb + 16) + g * kb);
+        /* the inclusive sum of head flags computed from the keys as it
+         * reads them (group ids + 1 written), then each group's key (the
+         * keys and ids read again) */
+        seq(a, "find group boundaries (group ids, group keys)", N * (2.0 * kb + 8) + g * kb);
         if (ord) {
         } else if (impl == GJ_IMPL_SGB_DE_TR) {
             /* Sec. 4.4: encode every key once (D), whatever the payloads */

@@ -624,7 +624,7 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     gj_ctx *ctx = c.ctx;
     uint64_t n = in->rows;
     const int kw = sizeof(K);
-    void *iota = NULL, *ks = NULL, *rowid = NULL, *flags = NULL, *gid1 = NULL, *start = NULL, *codes = NULL, *kjunk = NULL;
+    void *iota = NULL, *ks = NULL, *rowid = NULL, *gid1 = NULL, *start = NULL, *codes = NULL, *kjunk = NULL;
     void *sorted[GB_MAX_ACC] = {0};
     int first = -1; /* accumulator whose column rides with the key sort (TR) */
     bool special = false, in_order = false;
@@ -654,7 +654,6 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
         }
         in_order = !unsorted;
     }
-    GJ_CUDA(gj_arena_alloc(&c.ar, &flags, n * 4));
     GJ_CUDA(gj_arena_alloc(&c.ar, &gid1, n * 4));
     if (in_order) {
         ks = (void *)in->key.data; /* read only */
@@ -674,9 +673,7 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
         if ((rc = gjgb_sort_pairs(in->key.data, ks, kw, s.src[first], sorted[first], s.pw[first], n, 0, 8 * kw,
                                   &c.ar, c.st, ctx))) goto done;
     }
-    k_heads<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)ks, n, (uint32_t *)flags);
-    GJ_LAUNCHED();
-    if ((rc = gjgb_inclusive_sum((const uint32_t *)flags, (uint32_t *)gid1, n, &c.ar, c.st, ctx))) goto done;
+    if ((rc = gjgb_group_ids(ks, kw, (uint32_t *)gid1, n, &c.ar, c.st, ctx))) goto done;
     GJ_CUDA(cudaMemcpy(&groups, (uint32_t *)gid1 + (n - 1), 4, cudaMemcpyDeviceToHost));
     out->groups = groups;
     if ((rc = alloc_out(c, in, w, &s, ap, hidden, groups, out))) goto done;

@@ -856,14 +856,8 @@ __global__ void __launch_bounds__(PolicyStream::THREADS) k_descent(const K *k, u
     }
 }
 
-/* ---- sort-based: head flags of a sorted key column ---- */
-template <typename K>
-__global__ void __launch_bounds__(PolicyStream::THREADS) k_heads(const K *k, uint64_t n, uint32_t *flag)
-{
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        flag[i] = (i == 0 || k[i] != k[i - 1]) ? 1u : 0u;
-}
-/* gid1 = inclusive sum of heads (group id + 1): write each group's key and
+/* ---- sort-based: gid1 = inclusive sum of head flags (group id + 1; 
+ * gjgb_group_ids): write each group's key and
  * first position. */
 template <typename K>
 __global__ void __launch_bounds__(PolicyStream::THREADS)

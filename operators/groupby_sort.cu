@@ -11,6 +11,8 @@ extern "C" {
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 template <typename K, typename V>
 static int sort_pairs(const void *kin, void *kout, const void *vin, void *vout, uint64_t n,
@@ -52,4 +54,37 @@ int gjgb_inclusive_sum(const uint32_t *in, uint32_t *out, uint64_t n, gj_arena *
 done:
     gj_arena_free(ar, tmp);
     return rc;
+}
+
+/* Row i's head flag, computed as the scan reads it: 1 where its key differs
+ * from row i-1's (row 0: 1). */
+template <typename K> struct HeadFlag {
+    const K *k;
+    __host__ __device__ __forceinline__ uint32_t operator()(const int &i) const
+    {
+        return i == 0 || k[i] != k[i - 1] ? 1u : 0u;
+    }
+};
+
+template <typename K>
+static int group_ids(const K *keys, uint32_t *gid1, uint64_t n, gj_arena *ar, cudaStream_t st, gj_ctx *ctx)
+{
+    int rc = GJ_OK;
+    void *tmp = NULL;
+    size_t bytes = 0;
+    const auto heads = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), HeadFlag<K>{keys});
+    GJ_CUDA(cub::DeviceScan::InclusiveSum(NULL, bytes, heads, gid1, (int)n, st));
+    GJ_CUDA(gj_arena_alloc(ar, &tmp, bytes));
+    GJ_CUDA(cub::DeviceScan::InclusiveSum(tmp, bytes, heads, gid1, (int)n, st));
+done:
+    gj_arena_free(ar, tmp);
+    return rc;
+}
+
+int gjgb_group_ids(const void *keys, int kw, uint32_t *gid1, uint64_t n, gj_arena *ar, cudaStream_t st,
+                   gj_ctx *ctx)
+{
+    if (n > 0x7fffffffull) return gj_seterr(ctx, GJ_ERR_UNSUPPORTED, "group-by scan: %llu rows > 2^31-1", (unsigned long long)n);
+    return kw == 4 ? group_ids((const uint32_t *)keys, gid1, n, ar, st, ctx)
+                   : group_ids((const uint64_t *)keys, gid1, n, ar, st, ctx);
 }

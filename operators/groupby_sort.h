@@ -14,5 +14,10 @@ int gjgb_sort_pairs(const void *kin, void *kout, int kw, const void *vin, void *
                     gj_ctx *ctx);
 int gjgb_inclusive_sum(const uint32_t *in, uint32_t *out, uint64_t n, gj_arena *ar,
                        cudaStream_t st, gj_ctx *ctx);
+/* gid1[i] = 1 + the group of row i of keys in order (kw 4 or 8): the
+ * inclusive sum of head flags (a key unlike the row before's), the flags
+ * computed as the scan reads the keys (no flag array). */
+int gjgb_group_ids(const void *keys, int kw, uint32_t *gid1, uint64_t n, gj_arena *ar, cudaStream_t st,
+                   gj_ctx *ctx);
 
 #endif
