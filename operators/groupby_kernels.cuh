@@ -856,9 +856,8 @@ __global__ void __launch_bounds__(PolicyStream::THREADS) k_descent(const K *k, u
     }
 }
 
-/* ---- sort-based: gid1 = inclusive sum of head flags (group id + 1; 
- * gjgb_group_ids): write each group's key and
- * first position. */
+/* ---- sort-based: from gid1 (group id + 1 a row, gjgb_group_ids), each
+ * group's key and first position. */
 template <typename K>
 __global__ void __launch_bounds__(PolicyStream::THREADS)
 k_group_keys(const K *k, const uint32_t *gid1, uint64_t n, K *out_key, uint32_t *start)
