@@ -221,13 +221,16 @@ static void input_free(gb_input *in) { gj_dtable_free(&in->t); }
  * bench use too), keys shifted by --key-offset and mixed by --sparse-keys. */
 static int input_make(const gb_opts *o, const gj_workload *w, gb_input *in, gj_ctx *ctx)
 {
-    int rc = gj_groupby_generate(w, o->seed, o->isfloat, &in->t, ctx);
-    if (rc == GJ_OK && (o->key_offset || o->sparse) &&
+    /* keys shifted or mixed: generated unordered, sorted once after */
+    const int shift = o->key_offset || o->sparse;
+    gj_workload g = *w;
+    if (shift) g.sorted_keys = 0;
+    int rc = gj_groupby_generate(&g, o->seed, o->isfloat, &in->t, ctx);
+    if (rc == GJ_OK && shift &&
         (rc = gj_gen_offset_keys(in->t.key.data, w->key_bytes, w->rows, o->key_offset, o->sparse, NULL, ctx)) == GJ_OK &&
         cudaDeviceSynchronize() != cudaSuccess)
         rc = gj_seterr(ctx, GJ_ERR_CUDA, "shifting the keys failed");
-    if (rc == GJ_OK && (o->key_offset || o->sparse) && w->sorted_keys) /* in order again */
-        rc = gj_gen_sort_keys(in->t.key.data, w->key_bytes, w->rows, NULL, ctx);
+    if (rc == GJ_OK && shift && w->sorted_keys) rc = gj_gen_sort_keys(in->t.key.data, w->key_bytes, w->rows, NULL, ctx);
     if (rc) input_free(in);
     return rc;
 }

@@ -656,8 +656,7 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     }
     GJ_CUDA(gj_arena_alloc(&c.ar, &gid1, n * 4));
     if (in_order) {
-        ks = (void *)in->key.data; /* read only */
-        if (first >= 0) sorted[first] = (void *)s.src[first];
+        ks = (void *)in->key.data; /* read only; the columns are read in place */
     } else if (first < 0) {
         GJ_CUDA(gj_arena_alloc(&c.ar, &ks, n * kw));
         GJ_CUDA(gj_arena_alloc(&c.ar, &iota, n * 4));

@@ -42,8 +42,10 @@ int gjgb_sort_pairs(const void *kin, void *kout, int kw, const void *vin, void *
     return sort_pairs<uint64_t, uint64_t>(kin, kout, vin, vout, n, begin_bit, end_bit, ar, st, ctx);
 }
 
-int gjgb_inclusive_sum(const uint32_t *in, uint32_t *out, uint64_t n, gj_arena *ar,
-                       cudaStream_t st, gj_ctx *ctx)
+/* CUB's inclusive sum of n values read through `in` (a pointer or an
+ * iterator), its scratch from the arena */
+template <typename In>
+static int inclusive_sum(In in, uint32_t *out, uint64_t n, gj_arena *ar, cudaStream_t st, gj_ctx *ctx)
 {
     int rc = GJ_OK;
     void *tmp = NULL;
@@ -54,6 +56,12 @@ int gjgb_inclusive_sum(const uint32_t *in, uint32_t *out, uint64_t n, gj_arena *
 done:
     gj_arena_free(ar, tmp);
     return rc;
+}
+
+int gjgb_inclusive_sum(const uint32_t *in, uint32_t *out, uint64_t n, gj_arena *ar,
+                       cudaStream_t st, gj_ctx *ctx)
+{
+    return inclusive_sum(in, out, n, ar, st, ctx);
 }
 
 /* Row i's head flag, computed as the scan reads it: 1 where its key differs
@@ -69,16 +77,8 @@ template <typename K> struct HeadFlag {
 template <typename K>
 static int group_ids(const K *keys, uint32_t *gid1, uint64_t n, gj_arena *ar, cudaStream_t st, gj_ctx *ctx)
 {
-    int rc = GJ_OK;
-    void *tmp = NULL;
-    size_t bytes = 0;
-    const auto heads = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), HeadFlag<K>{keys});
-    GJ_CUDA(cub::DeviceScan::InclusiveSum(NULL, bytes, heads, gid1, (int)n, st));
-    GJ_CUDA(gj_arena_alloc(ar, &tmp, bytes));
-    GJ_CUDA(cub::DeviceScan::InclusiveSum(tmp, bytes, heads, gid1, (int)n, st));
-done:
-    gj_arena_free(ar, tmp);
-    return rc;
+    return inclusive_sum(thrust::make_transform_iterator(thrust::counting_iterator<int>(0), HeadFlag<K>{keys}), gid1,
+                         n, ar, st, ctx);
 }
 
 int gjgb_group_ids(const void *keys, int kw, uint32_t *gid1, uint64_t n, gj_arena *ar, cudaStream_t st,
