@@ -1334,6 +1334,17 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         /* k_sorted_reduce reads each row's group id (and SGB-UR's row id
          * when it sorted) beside the payloads */
         seq(a, "segmented reduction", N * (4.0 + (!tr && !ord ? 4 : 0)) + N * P * pb + out);
+        /* run_sgb's host work (the sorts' own launches are in their
+         * rates): in order, the check (a memset, k_descent, a read-back);
+         * else UR's iota; the group ids' scan (2 kernels), the group count
+         * read back, k_group_keys, DE-TR's encoding, the aggregates'
+         * initialisation, k_sorted_reduce, AVG's division; allocations: the
+         * group ids and the scan's scratch, the output, the sorted key and
+         * column copies and their sorts' scratch */
+        const int de = impl == GJ_IMPL_SGB_DE_TR && !ord;
+        a->kernels += 5 + (ord ? 2 : !tr) + de + any_avg;
+        a->allocs += 3 + A + (ord ? 1 : tr ? 3 : 4) + de + (tr && !ord && P > 1 ? 1 + 2 * (P - 1) : 0);
+        a->syncs += 1 + ord;
     } else { /* PGB-UR, PGB-TR (T-GB-PGB): operators/groupby_api.cu run_pgb */
         const int tr = impl == GJ_IMPL_PGB_TR && P > 0;
         /* Few groups (g <= 2048): k_pgb_chunk, whose shared tables (4096
