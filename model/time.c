@@ -48,6 +48,15 @@ double gj_effective_targets(double g, double z)
     return fmin(g, h * h / gj_harmonic(g, 2 * z));
 }
 
+/* Distinct groups that one warp-wide update sees when the rows come in key
+ * order (workload sorted_keys): its 32 lanes hold rows spread over `span`
+ * consecutive rows, about 1 + span g / N groups (at most 32). The lanes of
+ * one group update one slot, one after another. */
+static double inorder_targets(double g, double N, double span)
+{
+    return fmin(32, 1 + span * g / fmax(N, 1));
+}
+
 /* Expected distinct groups among the 32 rows of a warp (Sec. 4.1.3's u,
  * which the paper approximates as min(32, g) for uniform keys). */
 double gj_warp_distinct(double g, double z)
@@ -1056,7 +1065,10 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
         const int ord = w->sorted_keys; /* rows in key order: no sort, the input's keys and columns */
         int bits = 1; /* the codes' bits */
         while (bits < 32 && ldexp(1, bits) < g) bits++;
-        ms_alloc(&m, n * ((ord ? 0 : kb) + 4)); /* sorted keys, group ids */
+        /* the tiles' group counts and their sum; sorted keys, group ids
+         * (in order without the specials: neither) */
+        if (ord) ms_alloc(&m, 8 * ceil(n / GJ_SGB_INORDER_TILE) + 4 + (special ? n * 4 : 0));
+        else ms_alloc(&m, n * (kb + 4));
         if (ord) {
         } else if (tr) {
             ms_alloc(&m, n * pb);
@@ -1195,11 +1207,16 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * hold hashed keys, so they keep probe_longest. */
         term(a, GJ_TERM_HASH, "shared-memory table probes (dense keys: one step)",
              N / (atom_shared(hw, 1024) * GB), 0);
-        term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * nacc / (atom_shared(hw, fmax(teff * rcopies, 1)) * GB), 0);
+        /* in key order a warp's 32 lanes (4 consecutive rows each) update
+         * the slots of about inorder_targets groups, their copies spread
+         * over the R copies (HGB in order, H200, 2^26 rows, sum: 0.54 ms at
+         * 2^10 groups, 0.56 at 2^14; bench/RESULTS.md, session 11) */
+        const double tgt = w->sorted_keys ? fmin(teff, inorder_targets(g, N, 32.0 * 4)) : teff;
+        term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * nacc / (atom_shared(hw, fmax(tgt * rcopies, 1)) * GB), 0);
         /* the vectorised path covers two accumulators over 4-byte payloads;
          * others go through a generic per-row loop, without slot copies */
         if (nacc > 2 || (P && pb != 4))
-            term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * nacc / (atom_shared(hw, fmax(teff, 1)) * GB), 0);
+            term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * nacc / (atom_shared(hw, fmax(tgt, 1)) * GB), 0);
         if (dense && ts1 >= GJ_HGB_PART_MERGE_TS) {
             /* each block's slots to its row of partials (a flag byte and
              * the accumulators), one thread a slot combines the rows and
@@ -1299,17 +1316,23 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
     } else if (impl == GJ_IMPL_SGB_UR || impl == GJ_IMPL_SGB_TR || impl == GJ_IMPL_SGB_DE_TR) {
         const int tr = impl != GJ_IMPL_SGB_UR;
         /* rows in key order (w->sorted_keys): run_sgb finds no descent in
-         * one pass over the keys and skips every sort; the rows are the
-         * sorted positions (unordered keys end that pass in its first
-         * wave: left out) */
+         * one pass over the keys (which counts each tile's groups) and
+         * skips every sort; the rows are the sorted positions (unordered
+         * keys end that pass in its first wave: left out). Without
+         * count-distinct or median (fused): no group-id array; the
+         * reduction reads the keys again and finds every row's group
+         * itself (operators/groupby_kernels.cuh k_inorder_reduce). */
         const int ord = w->sorted_keys;
+        int spec = 0;
+        for (int i = 0; i < A; i++) spec |= w->aggs[i] == GJ_AGG_COUNT_DISTINCT || w->aggs[i] == GJ_AGG_MEDIAN;
+        const int fused = ord && !spec;
         begin(a, "group");
-        if (ord) seq(a, "check the keys' order", N * kb);
+        if (ord) seq(a, "check the keys' order, count each tile's groups", N * kb);
         else sort_full(a, tr ? "sort (key, first column)" : "sort (key, row id)", N, kb, tr && P ? pb : 4);
         /* the inclusive sum of head flags computed from the keys as it
          * reads them (group ids + 1 written), then each group's key (the
          * keys and ids read again) */
-        seq(a, "find group boundaries (group ids, group keys)", N * (2.0 * kb + 8) + g * kb);
+        if (!fused) seq(a, "find group boundaries (group ids, group keys)", N * (2.0 * kb + 8) + g * kb);
         if (ord) {
         } else if (impl == GJ_IMPL_SGB_DE_TR) {
             /* Sec. 4.4: encode every key once (D), whatever the payloads */
@@ -1332,19 +1355,22 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
                 partition(a, "sort payload columns on the codes", N, 4, pb, bits, 0, 0);
         }
         /* k_sorted_reduce reads each row's group id (and SGB-UR's row id
-         * when it sorted) beside the payloads */
-        seq(a, "segmented reduction", N * (4.0 + (!tr && !ord ? 4 : 0)) + N * P * pb + out);
+         * when it sorted) beside the payloads; fused, the keys instead */
+        seq(a, "segmented reduction", N * (fused ? kb : 4.0 + (!tr && !ord ? 4 : 0)) + N * P * pb + out);
         /* run_sgb's host work (the sorts' own launches are in their
-         * rates): in order, the check (a memset, k_descent, a read-back);
-         * else UR's iota; the group ids' scan (2 kernels), the group count
-         * read back, k_group_keys, DE-TR's encoding, the aggregates'
-         * initialisation, k_sorted_reduce, AVG's division; allocations: the
-         * group ids and the scan's scratch, the output, the sorted key and
-         * column copies and their sorts' scratch */
+         * rates): in order, the check (a memset, k_inorder_heads, the
+         * tiles' scan of 2 kernels, a read-back); else UR's iota; the group
+         * ids' scan (2 kernels), the group count read back, k_group_keys,
+         * DE-TR's encoding (all but when fused); the aggregates'
+         * initialisation, the reduction, AVG's division; allocations: the
+         * tiles' counts and their scan's scratch, the group ids and their
+         * scan's scratch, the output, the sorted key and column copies and
+         * their sorts' scratch */
         const int de = impl == GJ_IMPL_SGB_DE_TR && !ord;
-        a->kernels += 5 + (ord ? 2 : !tr) + de + any_avg;
-        a->allocs += 3 + A + (ord ? 1 : tr ? 3 : 4) + de + (tr && !ord && P > 1 ? 1 + 2 * (P - 1) : 0);
-        a->syncs += 1 + ord;
+        a->kernels += 2 + (ord ? 4 : !tr) + (fused ? 0 : 3) + de + any_avg;
+        a->allocs += A + 1 + (ord ? 2 : 0) + (fused ? 0 : 2) + (ord ? 0 : tr ? 3 : 4) + de +
+                     (tr && !ord && P > 1 ? 1 + 2 * (P - 1) : 0);
+        a->syncs += 1 + (ord && !fused);
     } else { /* PGB-UR, PGB-TR (T-GB-PGB): operators/groupby_api.cu run_pgb */
         const int tr = impl == GJ_IMPL_PGB_TR && P > 0;
         /* Few groups (g <= 2048): k_pgb_chunk, whose shared tables (4096

@@ -636,23 +636,44 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
             if (s.src[j]) first = j;
     /* Keys said to be in order (workload sorted_keys: a table stored by
      * its key, the output of a sort or a merge join) need no sort: the
-     * sorted positions are the rows. One pass over the keys checks it
-     * (stopping in its first wave when they are not, and then they are
-     * sorted). Not told, no check: its read-back stalls the queue, and the
-     * sort's host work then no longer overlaps the GPU (0.22 ms at 2^26
-     * unordered rows, H200). GJ_SGB_IN_ORDER=off: sort anyway (A/B runs). */
+     * sorted positions are the rows. One pass over the keys checks it and
+     * counts each tile's groups (stopping in its first wave when they are
+     * not in order, and then they are sorted). Not told, no check: its
+     * read-back stalls the queue, and the sort's host work then no longer
+     * overlaps the GPU (0.22 ms at 2^26 unordered rows, H200).
+     * GJ_SGB_IN_ORDER=off: sort anyway; =ids: in order, through the group
+     * ids below (A/B runs). */
+    uint32_t *tiles_at = NULL; /* tiles' head counts, their inclusive sum, the descent flag */
+    const uint64_t tiles = (n + INORDER_TILE - 1) / INORDER_TILE;
+    bool vec = ((uintptr_t)in->key.data & 15) == 0;
+    for (int j = 0; j < s.n; j++)
+        if (s.src[j] && ((uintptr_t)s.src[j] & 15)) vec = false;
     {
         const char *e = getenv("GJ_SGB_IN_ORDER");
-        int *d_unsorted = NULL, unsorted = !w->sorted_keys || (e && !strcmp(e, "off"));
-        if (n > 1 && !unsorted) {
-            GJ_CUDA(gj_arena_alloc(&c.ar, (void **)&d_unsorted, sizeof(int)));
-            GJ_CUDA(cudaMemsetAsync(d_unsorted, 0, sizeof(int), c.st));
-            k_descent<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, n, d_unsorted);
+        uint32_t back[2] = {0, 1}; /* groups, unsorted */
+        if (w->sorted_keys && !(e && !strcmp(e, "off"))) {
+            GJ_CUDA(gj_arena_alloc(&c.ar, (void **)&tiles_at, (2 * tiles + 1) * 4));
+            GJ_CUDA(cudaMemsetAsync(tiles_at + 2 * tiles, 0, 4, c.st));
+            k_inorder_heads<K><<<grid_for(c, tiles, PolicySorted::THREADS / 32), PolicySorted::THREADS, 0, c.st>>>(
+                (const K *)in->key.data, n, vec, tiles_at, (int *)(tiles_at + 2 * tiles));
             GJ_LAUNCHED();
-            GJ_CUDA(cudaMemcpyAsync(&unsorted, d_unsorted, sizeof unsorted, cudaMemcpyDeviceToHost, c.st));
+            if ((rc = gjgb_inclusive_sum(tiles_at, tiles_at + tiles, tiles, &c.ar, c.st, ctx))) goto done;
+            GJ_CUDA(cudaMemcpyAsync(back, tiles_at + 2 * tiles - 1, sizeof back, cudaMemcpyDeviceToHost, c.st));
             GJ_CUDA(cudaStreamSynchronize(c.st));
         }
-        in_order = !unsorted;
+        in_order = !back[1];
+        if (in_order && !special && !(e && !strcmp(e, "ids"))) {
+            groups = back[0];
+            out->groups = groups;
+            if ((rc = alloc_out(c, in, w, &s, ap, hidden, groups, out))) goto done;
+            if ((rc = init_acc(c, s, groups))) goto done;
+            GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group" */
+            k_inorder_reduce<K><<<grid_for(c, tiles, PolicySorted::THREADS / 32), PolicySorted::THREADS, 0, c.st>>>(
+                s, (const K *)in->key.data, n, vec, tiles_at + tiles, (K *)out->key.data);
+            GJ_LAUNCHED();
+            rc = finish_avg(c, w, s, ap, hidden, groups);
+            goto done;
+        }
     }
     GJ_CUDA(gj_arena_alloc(&c.ar, &gid1, n * 4));
     if (in_order) {

@@ -261,6 +261,8 @@ struct PolicyStream { enum { THREADS = 256 }; };          /* streaming passes   
 struct PolicyChunk  { enum { THREADS = 512 }; };          /* PGB per-chunk tables     */
 #define HGB_CACHE 2048 /* HGB stage-1 shared cache slots */
 struct PolicySorted { enum { THREADS = 256, ITEMS = 8 }; };/* sorted-run reduction    */
+enum { INORDER_TILE = GJ_SGB_INORDER_TILE }; /* k_inorder_*'s tile: */
+static_assert(INORDER_TILE == 32 * PolicySorted::ITEMS, "a tile is a warp's rows");
 
 __global__ void __launch_bounds__(PolicyStream::THREADS) k_init_acc(GbSpec s, uint64_t groups)
 {
@@ -839,23 +841,6 @@ k_gather_acc(GbSpec from, GbSpec to, const uint32_t *pos, uint64_t m)
     }
 }
 
-/* ---- sort-based: keys already in order need no sort ----
- * *unsorted is set at the first descent (in the unsigned order the sorts
- * use); every thread looks at it each 8th step, so that on keys out of
- * order the pass ends within its first wave. */
-template <typename K>
-__global__ void __launch_bounds__(PolicyStream::THREADS) k_descent(const K *k, uint64_t n, int *unsorted)
-{
-    unsigned step = 0;
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i + 1 < n; i += (uint64_t)gridDim.x * blockDim.x) {
-        if ((step++ & 7) == 0 && *(volatile int *)unsorted) return;
-        if (k[i] > k[i + 1]) {
-            *(volatile int *)unsorted = 1;
-            return;
-        }
-    }
-}
-
 /* ---- sort-based: from gid1 (group id + 1 a row, gjgb_group_ids), each
  * group's key and first position. */
 template <typename K>
@@ -883,6 +868,24 @@ k_encode(const K *key, uint64_t n, const K *dict, uint32_t groups, uint32_t *cod
         }
         code[i] = lo;
     }
+}
+
+/* Accumulator j of each lane's trailing run (group cur, GB_EMPTY: none)
+ * combined across the warp by a segmented shuffle reduction (a group's
+ * positions are contiguous, so its lanes are), then one atomic combine a
+ * warp's run. Every lane of the warp calls it; comb(a, b) combines two
+ * values of accumulator j. */
+template <typename Comb>
+__device__ __forceinline__ void flush_trailing(const GbSpec &s, int j, uint32_t cur, uint64_t acc, Comb comb)
+{
+    const int lane = threadIdx.x & 31;
+    for (int off = 1; off < 32; off <<= 1) {
+        uint32_t og = __shfl_down_sync(0xffffffffu, cur, off);
+        uint64_t ov = __shfl_down_sync(0xffffffffu, acc, off);
+        if (lane + off < 32 && og == cur && cur != GB_EMPTY) acc = comb(acc, ov);
+    }
+    uint32_t prev = __shfl_up_sync(0xffffffffu, cur, 1);
+    if (cur != GB_EMPTY && (lane == 0 || prev != cur)) atomic_combine(s, j, elem(s.dst[j], s.width[j], cur), acc);
 }
 
 /* ---- reduction over sorted positions: thread-level runs of ITEMS
@@ -915,19 +918,170 @@ k_sorted_reduce(GbSpec s, const uint32_t *gid1, const uint32_t *rowid, uint64_t 
                 for (int j = 0; j < s.n; j++) acc[j] = combine(s, j, acc[j], row_val(s, j, row));
             }
         }
-        /* warp segmented reduce of trailing runs (cur == EMPTY: no items) */
-        int lane = threadIdx.x & 31;
-        for (int off = 1; off < 32; off <<= 1) {
-            uint32_t og = __shfl_down_sync(0xffffffffu, cur, off);
-            bool take = lane + off < 32 && og == cur && cur != GB_EMPTY;
-            for (int j = 0; j < s.n; j++) {
-                uint64_t ov = __shfl_down_sync(0xffffffffu, acc[j], off);
-                if (take) acc[j] = combine(s, j, acc[j], ov);
+        for (int j = 0; j < s.n; j++)
+            flush_trailing(s, j, cur, acc[j], [&](uint64_t x, uint64_t y) { return combine(s, j, x, y); });
+    }
+}
+
+/* ---- rows in key order (workload sorted_keys): no sort and no group-id
+ * array. Tiles of a warp's rows, ITEMS consecutive rows a lane, as
+ * k_sorted_reduce's. k_inorder_heads counts each tile's heads (rows whose
+ * key differs from the row before's) and sets *unsorted at a descent (in
+ * the unsigned order the sorts use), each warp leaving at its next tile;
+ * an inclusive sum of the counts (tile_incl) gives each tile the groups
+ * before it. k_inorder_reduce counts its tile's heads again, so that every
+ * row knows its group, writes each group's key, and reduces: a run that
+ * opens and closes inside a lane is stored (init_acc ran, nobody else
+ * touches the group), the others combined atomically as k_sorted_reduce
+ * does. Keys read twice, payloads once; k_sorted_reduce's path reads and
+ * writes 20 bytes a row more for 4-byte keys. Warps go their own ways (no
+ * block barrier): tiles of a block's rows, with a block scan, ran 1.3x
+ * slower (H200: bench/RESULTS.md). */
+template <typename K>
+__device__ __forceinline__ void inorder_keys(const K *k, uint64_t lo, uint64_t n, bool vec, K (&key)[PolicySorted::ITEMS],
+                                             K &before)
+{
+    const int IT = PolicySorted::ITEMS;
+    const bool full = vec && lo + IT <= n;
+#pragma unroll
+    for (int q = 0; q < IT; q += 4) op_loadk(k, lo + q, n, full, key + q);
+    before = lo > 0 && lo < n ? k[lo - 1] : key[0];
+}
+
+template <typename K>
+__global__ void __launch_bounds__(PolicySorted::THREADS)
+k_inorder_heads(const K *k, uint64_t n, bool vec, uint32_t *tile_heads, int *unsorted)
+{
+    const int IT = PolicySorted::ITEMS, TILE = INORDER_TILE;
+    const uint64_t tiles = (n + TILE - 1) / TILE, warps = (uint64_t)gridDim.x * (blockDim.x / 32);
+    for (uint64_t t = (blockIdx.x * (uint64_t)blockDim.x + threadIdx.x) / 32; t < tiles; t += warps) {
+        if (__any_sync(0xffffffffu, *(volatile int *)unsorted)) return;
+        const uint64_t lo = t * TILE + (uint64_t)(threadIdx.x & 31) * IT;
+        uint32_t h = 0;
+        bool desc = false;
+        if (lo < n) {
+            K key[IT], prev;
+            inorder_keys(k, lo, n, vec, key, prev);
+#pragma unroll
+            for (int i = 0; i < IT; i++) {
+                if (lo + i >= n) break;
+                h += lo + i == 0 || key[i] != prev;
+                desc |= key[i] < prev;
+                prev = key[i];
             }
         }
-        uint32_t prev = __shfl_up_sync(0xffffffffu, cur, 1);
-        if (cur != GB_EMPTY && (lane == 0 || prev != cur))
-            for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], cur), acc[j]);
+        h = __reduce_add_sync(0xffffffffu, h);
+        if (desc) *(volatile int *)unsorted = 1;
+        if ((threadIdx.x & 31) == 0) tile_heads[t] = h;
+    }
+}
+
+/* Accumulator j's raw values of a thread's rows [lo, hi) (vector loads
+ * when full; run_sgb's columns are whole, sshift 0; COUNT reads nothing). */
+__device__ __forceinline__ void inorder_load(const GbSpec &s, int j, uint64_t lo, uint64_t hi, bool full,
+                                             uint64_t (&v)[PolicySorted::ITEMS])
+{
+    if (s.op[j] == OP_CNT) return;
+#pragma unroll
+    for (int q = 0; q < PolicySorted::ITEMS; q += 4) op_load(s.src[j], s.pw[j], lo + q, hi, full, v + q);
+}
+
+/* Accumulator j over a thread's rows [lo, hi) from their raw values v, the
+ * rows' heads in mask, g the group of the row before lo: one running value
+ * in a register, the combine of kind KD (agg_kind) chosen once a column
+ * (generic combines per row: 70% of the SM's issue slots busy at 24-39% of
+ * the memory bandwidth, ncu, H200). */
+template <int KD>
+__device__ __forceinline__ void inorder_column(const GbSpec &s, int j, uint64_t lo, uint64_t hi, unsigned mask,
+                                               uint32_t g, const uint64_t (&v)[PolicySorted::ITEMS])
+{
+    const bool w4 = s.pw[j] == 4;
+    auto val = [&](uint64_t raw) -> uint64_t {
+        if (KD == WK_CNT) return 1;
+        if (KD == WK_ADDI) return w4 ? (uint64_t)(int64_t)(int32_t)(uint32_t)raw : raw;
+        if (KD == WK_GEN) return to_acc(s, j, raw);
+        return raw;
+    };
+    auto comb = [&](uint64_t a, uint64_t x) -> uint64_t {
+        if (KD == WK_CNT || KD == WK_ADDI) return a + x;
+        if (KD == WK_MAXI4) return (uint32_t)max((int)(uint32_t)a, (int)(uint32_t)x);
+        if (KD == WK_MINI4) return (uint32_t)min((int)(uint32_t)a, (int)(uint32_t)x);
+        if (KD == WK_MAXI8) return (uint64_t)max((long long)a, (long long)x);
+        if (KD == WK_MINI8) return (uint64_t)min((long long)a, (long long)x);
+        return combine(s, j, a, x);
+    };
+    uint32_t cur = GB_EMPTY;
+    bool own = false; /* cur's head is in this thread */
+    uint64_t acc = 0;
+#pragma unroll
+    for (int i = 0; i < PolicySorted::ITEMS; i++) {
+        if (lo + i >= hi) break;
+        const uint64_t x = val(v[i]);
+        if (mask >> i & 1) {
+            if (cur != GB_EMPTY) {
+                void *d = elem(s.dst[j], s.width[j], cur);
+                if (own) store_bits(d, s.width[j], acc); else atomic_combine(s, j, d, acc);
+            }
+            cur = ++g;
+            own = true;
+            acc = x;
+        } else if (cur == GB_EMPTY) {
+            cur = g;
+            acc = x;
+        } else {
+            acc = comb(acc, x);
+        }
+    }
+    flush_trailing(s, j, cur, acc, comb);
+}
+
+#ifndef GJ_INORDER_MINB
+#define GJ_INORDER_MINB 1
+#endif
+template <typename K>
+__global__ void __launch_bounds__(PolicySorted::THREADS, sizeof(K) == 4 ? GJ_INORDER_MINB : 1)
+k_inorder_reduce(GbSpec s, const K *k, uint64_t n, bool vec, const uint32_t *tile_incl, K *out_key)
+{
+    const int IT = PolicySorted::ITEMS, TILE = INORDER_TILE;
+    const unsigned lane = threadIdx.x & 31;
+    const uint64_t tiles = (n + TILE - 1) / TILE, warps = (uint64_t)gridDim.x * (blockDim.x / 32);
+    for (uint64_t t = (blockIdx.x * (uint64_t)blockDim.x + threadIdx.x) / 32; t < tiles; t += warps) {
+        const uint64_t lo = t * TILE + (uint64_t)lane * IT, hi = lo + IT < n ? lo + IT : n;
+        const bool full = vec && lo + IT <= n;
+        K key[IT], prev;
+        unsigned mask = 0; /* bit i: row lo + i is a head */
+        if (lo < n) {
+            inorder_keys(k, lo, n, vec, key, prev);
+#pragma unroll
+            for (int i = 0; i < IT; i++) {
+                if (lo + i < n && (lo + i == 0 || key[i] != prev)) mask |= 1u << i;
+                prev = key[i];
+            }
+        }
+        uint32_t upto = __popc(mask); /* the warp's inclusive scan of heads */
+#pragma unroll
+        for (int off = 1; off < 32; off <<= 1) {
+            const uint32_t o = __shfl_up_sync(0xffffffffu, upto, off);
+            if (lane >= (unsigned)off) upto += o;
+        }
+        const uint32_t g = (t ? tile_incl[t - 1] : 0) + upto - __popc(mask) - 1; /* the group of the row before lo */
+        uint32_t h = g;
+#pragma unroll
+        for (int i = 0; i < IT; i++)
+            if (mask >> i & 1) out_key[++h] = key[i];
+        for (int j = 0; j < s.n; j++) {
+            uint64_t v[IT];
+            inorder_load(s, j, lo, hi, full, v);
+            switch (agg_kind(s, j)) {
+            case WK_CNT: inorder_column<WK_CNT>(s, j, lo, hi, mask, g, v); break;
+            case WK_ADDI: inorder_column<WK_ADDI>(s, j, lo, hi, mask, g, v); break;
+            case WK_MAXI4: inorder_column<WK_MAXI4>(s, j, lo, hi, mask, g, v); break;
+            case WK_MINI4: inorder_column<WK_MINI4>(s, j, lo, hi, mask, g, v); break;
+            case WK_MAXI8: inorder_column<WK_MAXI8>(s, j, lo, hi, mask, g, v); break;
+            case WK_MINI8: inorder_column<WK_MINI8>(s, j, lo, hi, mask, g, v); break;
+            default: inorder_column<WK_GEN>(s, j, lo, hi, mask, g, v);
+            }
+        }
     }
 }
 

@@ -33,6 +33,11 @@
  * global table (operators/groupby_kernels.cuh). */
 #define GJ_PGB_MERGE_MAX 16
 
+/* SGB on rows in key order: tiles of GJ_SGB_INORDER_TILE rows (a warp's),
+ * each with its count of groups and their inclusive sum
+ * (operators/groupby_kernels.cuh k_inorder_heads). */
+#define GJ_SGB_INORDER_TILE 256
+
 /* The operators' own radix partition: at most two 8-bit passes
  * (operators/join_partition.cuh); CUB's sort above. */
 #define GJ_PART_MAX_BITS 16

@@ -96,8 +96,12 @@ typedef struct gcase {
                              (every 16th row at 2^20 rows) never looks */
     int in_order;         /* 1: the rows sorted by key (unsigned), as a
                              table stored by its key; 2: the same with the
-                             smallest key moved last (one descent); the
-                             operator is told sorted_keys for both */
+                             smallest key moved last (one descent); 3:
+                             rows 2047 and 2048 swapped (a descent where
+                             the operator's tiles and blocks meet); the
+                             operator is told sorted_keys for all three */
+    int misalign;         /* columns start one element past an allocation
+                             (not 16-byte aligned: no vector loads) */
 } gcase;
 
 static int cmp_u32(const void *a, const void *b)
@@ -156,6 +160,10 @@ static void make_keys(const gcase *c, void *keys)
             if (c->kw == 4) { uint32_t *a = keys, x = a[0]; memmove(a, a + 1, (c->n - 1) * 4); a[c->n - 1] = x; }
             else { uint64_t *a = keys, x = a[0]; memmove(a, a + 1, (c->n - 1) * 8); a[c->n - 1] = x; }
         }
+        if (c->in_order == 3 && c->n > 2048) {
+            if (c->kw == 4) { uint32_t *a = keys, x = a[2047]; a[2047] = a[2048]; a[2048] = x; }
+            else { uint64_t *a = keys, x = a[2047]; a[2047] = a[2048]; a[2048] = x; }
+        }
     }
     free(cdf);
 }
@@ -187,8 +195,11 @@ static int run_case(gj_impl impl, const gcase *c)
     void *hkey = malloc(nb * c->kw), *hval[GJ_MAX_AGGS] = {0};
     gj_dtable dt = {.rows = n, .key = {.width = c->kw}, .n_payloads = c->n_aggs};
     gj_htable ht = {.rows = n, .key_width = c->kw, .key = hkey, .n_payloads = c->n_aggs};
+    void *dkey = NULL, *dval[GJ_MAX_AGGS] = {0}; /* the allocations (columns may start past them) */
+    const size_t mis = c->misalign ? 1 : 0;
     make_keys(c, hkey);
-    assert_int_equal(cudaMalloc(&dt.key.data, nb * c->kw), cudaSuccess);
+    assert_int_equal(cudaMalloc(&dkey, (nb + mis) * c->kw), cudaSuccess);
+    dt.key.data = (char *)dkey + mis * c->kw;
     assert_int_equal(cudaMemcpy(dt.key.data, hkey, n * c->kw, cudaMemcpyHostToDevice), cudaSuccess);
     for (int i = 0; i < c->n_aggs; i++) {
         hval[i] = malloc(nb * c->pw[i]);
@@ -196,7 +207,8 @@ static int run_case(gj_impl impl, const gcase *c)
         ht.payload_width[i] = dt.payload[i].width = c->pw[i];
         ht.payload_type[i] = dt.payload[i].type = c->pt[i];
         ht.payload[i] = hval[i];
-        assert_int_equal(cudaMalloc(&dt.payload[i].data, nb * c->pw[i]), cudaSuccess);
+        assert_int_equal(cudaMalloc(&dval[i], (nb + mis) * c->pw[i]), cudaSuccess);
+        dt.payload[i].data = (char *)dval[i] + mis * c->pw[i];
         assert_int_equal(cudaMemcpy(dt.payload[i].data, hval[i], n * c->pw[i], cudaMemcpyHostToDevice), cudaSuccess);
     }
     gj_workload w;
@@ -284,8 +296,8 @@ done:
     gj_groupby_out_free(&out);
     gj_groupby_ref_free(&ref);
     gj_ctx_free(ctx);
-    cudaFree(dt.key.data);
-    for (int i = 0; i < c->n_aggs; i++) { cudaFree(dt.payload[i].data); free(hval[i]); }
+    cudaFree(dkey);
+    for (int i = 0; i < c->n_aggs; i++) { cudaFree(dval[i]); free(hval[i]); }
     free(hkey);
     return bad;
 }
@@ -307,21 +319,21 @@ static const gj_impl IMPLS[] = {GJ_IMPL_HGB, GJ_IMPL_SGB_UR, GJ_IMPL_SGB_TR, GJ_
     {GJ_DT_INT, GJ_DT_INT, GJ_DT_INT, GJ_DT_INT, GJ_DT_INT}
 
 static const gcase CASES[] = {
-    {"rows=0", 0, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"rows=1", 1, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0, 0},
-    {"g=1", 100000, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0, 0},
-    {"g=|R| perm", 70001, 70001, 70001, 4, 0, 0, 1, 2, MAXMAX, 0, 0, 0},
-    {"uniform g=100 all aggs", 200003, 100, 100, 4, 0, 0, 0, 5, ALL5, 0, 0, 0},
-    {"int sums and mins g=3000", 300000, 3000, 3000, 4, 0, 0, 0, 5, INTMIX, 0, 0, 0},
-    {"uniform g=5000 floats sorted", 300000, 5000, 5000, 4, 0, 0, 0, 5, FLT5, 1, 0, 0},
-    {"uniform g=150000 (PGB partitions)", 400000, 150000, 150000, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"zipf 1.5 g=4096", 250000, 4096, 4096, 4, 0, 1.5, 0, 5, ALL5, 0, 0, 0},
-    {"8-byte keys high bits g=3000", 120000, 3000, 3000, 8, 0xFFFF000000000000ull, 0, 0, 5, ALL5, 1, 0, 0},
-    {"8-byte keys g=|R|", 50000, 50000, 50000, 8, 0xABCD000000000000ull, 0, 1, 2, MAXMAX, 0, 0, 0},
-    {"hint 1, real 60000", 200000, 60000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"odd size 3*4096+1 g=700", 3 * 4096 + 1, 700, 700, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"sparse keys g=5000 all aggs", 300000, 5000, 5000, 4, 0, 0, 0, 5, ALL5, 0, 1, 0},
-    {"sparse 8-byte keys g=150000", 400000, 150000, 150000, 8, 0, 0, 0, 2, MAXMAX, 1, 1, 0},
+    {"rows=0", 0, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"rows=1", 1, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
+    {"g=1", 100000, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
+    {"g=|R| perm", 70001, 70001, 70001, 4, 0, 0, 1, 2, MAXMAX, 0, 0, 0, 0},
+    {"uniform g=100 all aggs", 200003, 100, 100, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
+    {"int sums and mins g=3000", 300000, 3000, 3000, 4, 0, 0, 0, 5, INTMIX, 0, 0, 0, 0},
+    {"uniform g=5000 floats sorted", 300000, 5000, 5000, 4, 0, 0, 0, 5, FLT5, 1, 0, 0, 0},
+    {"uniform g=150000 (PGB partitions)", 400000, 150000, 150000, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"zipf 1.5 g=4096", 250000, 4096, 4096, 4, 0, 1.5, 0, 5, ALL5, 0, 0, 0, 0},
+    {"8-byte keys high bits g=3000", 120000, 3000, 3000, 8, 0xFFFF000000000000ull, 0, 0, 5, ALL5, 1, 0, 0, 0},
+    {"8-byte keys g=|R|", 50000, 50000, 50000, 8, 0xABCD000000000000ull, 0, 1, 2, MAXMAX, 0, 0, 0, 0},
+    {"hint 1, real 60000", 200000, 60000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"odd size 3*4096+1 g=700", 3 * 4096 + 1, 700, 700, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"sparse keys g=5000 all aggs", 300000, 5000, 5000, 4, 0, 0, 0, 5, ALL5, 0, 1, 0, 0},
+    {"sparse 8-byte keys g=150000", 400000, 150000, 150000, 8, 0, 0, 0, 2, MAXMAX, 1, 1, 0, 0},
 };
 #define NCASE ((int)(sizeof CASES / sizeof CASES[0]))
 
@@ -349,39 +361,39 @@ static void test_all_impls(void **state)
  * the table's empty marker, hints too small (a block's table overflows, or
  * the merged table does: both fall back to Algorithm 1), tails. */
 static const gcase ONEPASS[] = {
-    {"one key, max,max (redux)", 100000, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"3 keys, all aggs (shuffles)", 100003, 3, 3, 4, 0, 0, 0, 5, ALL5, 0, 0, 0},
-    {"20 keys, floats, sorted", 100000, 20, 20, 4, 0, 0, 0, 5, FLT5, 1, 0, 0},
-    {"200 keys, all aggs (per-lane)", 150001, 200, 200, 4, 0, 0, 0, 5, ALL5, 0, 0, 0},
-    {"g=4096 (2 blocks/SM)", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"g=4097 (1 block/SM)", 400000, 4097, 4097, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"g=8192 (1 block/SM, last)", 600000, 8192, 8192, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"g=8193 (dense: one pass)", 600000, 8193, 8193, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"g=16384 sum,count (dense, a full table)", 900000, 16384, 16384, 4, 0, 0, 0, 2, SUMCNT, 0, 0, 0},
-    {"g=16384 max,max (dense, a full table)", 2000000, 16384, 16384, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"g=16385 (Algorithm 1)", 900000, 16385, 16385, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"sparse g=15000 all aggs (not dense: two passes)", 900000, 15000, 15000, 4, 0, 0, 0, 5, ALL5, 0, 1, 0},
-    {"keys up to 2^32-1, g=10000 (dense)", 500000, 10000, 10000, 4, 0xFFFFFFFFull - 9999, 0, 0, 2, MAXMAX, 1, 0, 0},
-    {"zipf 1.5 g=12000 (dense)", 600000, 12000, 12000, 4, 0, 1.5, 0, 2, MAXMAX, 0, 0, 0},
-    {"hint 9000, real 200000 (passes overflow)", 900000, 200000, 9000, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
+    {"one key, max,max (redux)", 100000, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"3 keys, all aggs (shuffles)", 100003, 3, 3, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
+    {"20 keys, floats, sorted", 100000, 20, 20, 4, 0, 0, 0, 5, FLT5, 1, 0, 0, 0},
+    {"200 keys, all aggs (per-lane)", 150001, 200, 200, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
+    {"g=4096 (2 blocks/SM)", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"g=4097 (1 block/SM)", 400000, 4097, 4097, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"g=8192 (1 block/SM, last)", 600000, 8192, 8192, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"g=8193 (dense: one pass)", 600000, 8193, 8193, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"g=16384 sum,count (dense, a full table)", 900000, 16384, 16384, 4, 0, 0, 0, 2, SUMCNT, 0, 0, 0, 0},
+    {"g=16384 max,max (dense, a full table)", 2000000, 16384, 16384, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"g=16385 (Algorithm 1)", 900000, 16385, 16385, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"sparse g=15000 all aggs (not dense: two passes)", 900000, 15000, 15000, 4, 0, 0, 0, 5, ALL5, 0, 1, 0, 0},
+    {"keys up to 2^32-1, g=10000 (dense)", 500000, 10000, 10000, 4, 0xFFFFFFFFull - 9999, 0, 0, 2, MAXMAX, 1, 0, 0, 0},
+    {"zipf 1.5 g=12000 (dense)", 600000, 12000, 12000, 4, 0, 1.5, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"hint 9000, real 200000 (passes overflow)", 900000, 200000, 9000, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
     {"dense 8000 + 8000 unsampled far keys (hashed in the dense pass)", 1 << 20, 8000, 16000, 4, 0, 0, 0, 2,
-     MAXMAX, 0, 2, 0},
-    {"8-byte g=4096", 400000, 4096, 4096, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"8-byte g=4097 (dense)", 400000, 4097, 4097, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"8-byte g=8192 sparse (two passes, last)", 1000000, 8192, 8192, 8, 0, 0, 0, 2, MAXMAX, 0, 1, 0},
-    {"keys up to 2^32-1", 100000, 5, 5, 4, 0xFFFFFFFBull, 0, 0, 5, ALL5, 0, 0, 0},
-    {"8-byte keys up to 2^64-1", 100000, 16, 16, 8, 0xFFFFFFFFFFFFFFF0ull, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"zipf 1.5 g=64", 200000, 64, 64, 4, 0, 1.5, 0, 5, ALL5, 0, 0, 0},
-    {"hint 1, real 5000 (fits)", 300000, 5000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"hint 1, real 150000 (merge overflows)", 400000, 150000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"hint 1, real 50000 (block overflows)", 2000000, 50000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"rows=4095", 4095, 7, 7, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"rows=4097 8-byte", 4097, 7, 7, 8, 0, 0, 0, 5, ALL5, 0, 0, 0},
+     MAXMAX, 0, 2, 0, 0},
+    {"8-byte g=4096", 400000, 4096, 4096, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"8-byte g=4097 (dense)", 400000, 4097, 4097, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"8-byte g=8192 sparse (two passes, last)", 1000000, 8192, 8192, 8, 0, 0, 0, 2, MAXMAX, 0, 1, 0, 0},
+    {"keys up to 2^32-1", 100000, 5, 5, 4, 0xFFFFFFFBull, 0, 0, 5, ALL5, 0, 0, 0, 0},
+    {"8-byte keys up to 2^64-1", 100000, 16, 16, 8, 0xFFFFFFFFFFFFFFF0ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"zipf 1.5 g=64", 200000, 64, 64, 4, 0, 1.5, 0, 5, ALL5, 0, 0, 0, 0},
+    {"hint 1, real 5000 (fits)", 300000, 5000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"hint 1, real 150000 (merge overflows)", 400000, 150000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"hint 1, real 50000 (block overflows)", 2000000, 50000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"rows=4095", 4095, 7, 7, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"rows=4097 8-byte", 4097, 7, 7, 8, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
     /* keys spread over the width: the home slots collide as for random keys */
-    {"sparse g=4096", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0, 1, 0},
-    {"sparse g=8192, all aggs", 600000, 8192, 8192, 4, 0, 0, 0, 5, ALL5, 0, 1, 0},
-    {"sparse 8-byte g=4096", 400000, 4096, 4096, 8, 0, 0, 0, 2, MAXMAX, 0, 1, 0},
-    {"sparse zipf 1.5 g=3000", 300000, 3000, 3000, 4, 0, 1.5, 0, 2, MAXMAX, 0, 1, 0},
+    {"sparse g=4096", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0, 1, 0, 0},
+    {"sparse g=8192, all aggs", 600000, 8192, 8192, 4, 0, 0, 0, 5, ALL5, 0, 1, 0, 0},
+    {"sparse 8-byte g=4096", 400000, 4096, 4096, 8, 0, 0, 0, 2, MAXMAX, 0, 1, 0, 0},
+    {"sparse zipf 1.5 g=3000", 300000, 3000, 3000, 4, 0, 1.5, 0, 2, MAXMAX, 0, 1, 0, 0},
 };
 #define NONEPASS ((int)(sizeof ONEPASS / sizeof ONEPASS[0]))
 
@@ -408,22 +420,22 @@ static void test_hgb_onepass(void **state)
  * bit count), CUB's sort at every bit count, and k_pgb_many with tables of
  * at most 256 slots (GJ_PGB_TS: up to 2^16 partitions, two passes). */
 static const gcase PGB[] = {
-    {"g=|R|=2^21 max,max (9 bits: two passes)", 1 << 21, 1 << 21, 1 << 21, 4, 0, 0, 1, 2, MAXMAX, 0, 0, 0},
-    {"g=2^20 all aggs (pairs, 8-byte, 11 bits)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 0, 0, 5, ALL5, 0, 0, 0},
-    {"g=300000 floats, lone 4-byte column, sorted", 1500000, 300000, 300000, 4, 0, 0, 0, 5, FLT5, 1, 0, 0},
-    {"8-byte keys high bits g=2^20", 1 << 21, 1 << 20, 1 << 20, 8, 0xF0F0000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0},
-    {"zipf 1.5 g=2^20 (hot partitions)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 1.5, 0, 5, ALL5, 0, 0, 0},
-    {"g=4500 (1 or 2 bits)", 700000, 4500, 4500, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0},
+    {"g=|R|=2^21 max,max (9 bits: two passes)", 1 << 21, 1 << 21, 1 << 21, 4, 0, 0, 1, 2, MAXMAX, 0, 0, 0, 0},
+    {"g=2^20 all aggs (pairs, 8-byte, 11 bits)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
+    {"g=300000 floats, lone 4-byte column, sorted", 1500000, 300000, 300000, 4, 0, 0, 0, 5, FLT5, 1, 0, 0, 0},
+    {"8-byte keys high bits g=2^20", 1 << 21, 1 << 20, 1 << 20, 8, 0xF0F0000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"zipf 1.5 g=2^20 (hot partitions)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 1.5, 0, 5, ALL5, 0, 0, 0, 0},
+    {"g=4500 (1 or 2 bits)", 700000, 4500, 4500, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
     /* partitions of 2^16 rows cut into pieces: k_pgb_merge combines their
      * tables (sum, min, max, count, avg) */
-    {"g=20000 all aggs, cut partitions", 1 << 21, 20000, 20000, 4, 0, 0, 0, 5, ALL5, 0, 0, 0},
-    {"g=200000 int sums and mins", 1 << 21, 200000, 200000, 4, 0, 0, 0, 5, INTMIX, 0, 0, 0},
+    {"g=20000 all aggs, cut partitions", 1 << 21, 20000, 20000, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
+    {"g=200000 int sums and mins", 1 << 21, 200000, 200000, 4, 0, 0, 0, 5, INTMIX, 0, 0, 0, 0},
     /* k_pgb_many: the key whose hash is its empty pattern (fmix32(0x331da083)
      * = 2^32-1, fmix64(0x89a5850e63c5f8aa) = 2^64-1) aggregates globally */
-    {"key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x331da083ull - 2000, 0, 0, 5, ALL5, 0, 0, 0},
-    {"8-byte key hashing to all ones, g=3000", 500000, 3000, 3000, 8, 0x89a5850e63c5f8aaull - 1000, 0, 0, 2, MAXMAX, 1, 0, 0},
+    {"key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x331da083ull - 2000, 0, 0, 5, ALL5, 0, 0, 0, 0},
+    {"8-byte key hashing to all ones, g=3000", 500000, 3000, 3000, 8, 0x89a5850e63c5f8aaull - 1000, 0, 0, 2, MAXMAX, 1, 0, 0, 0},
     /* a hint 60x too small: tables fill, keys past the probe bound go global */
-    {"hint 3000, real 200000", 1500000, 200000, 3000, 4, 0, 0, 0, 5, ALL5, 0, 0, 0},
+    {"hint 3000, real 200000", 1500000, 200000, 3000, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
 };
 #define NPGB ((int)(sizeof PGB / sizeof PGB[0]))
 
@@ -449,23 +461,31 @@ static void test_pgb_partitions(void **state)
 
 /* The sort-based group-bys told that the rows come ordered by key
  * (workload sorted_keys) check it and skip their sorts (operators/
- * groupby_api.cu run_sgb, k_descent): every aggregate, 4- and 8-byte keys,
- * skew, one row a group, the specials, and rows in order but for the last
- * (told so wrongly: the check must see it and sort). The other
+ * groupby_api.cu run_sgb, k_inorder_heads, k_inorder_reduce): every
+ * aggregate, 4- and 8-byte keys, skew, one row a group, the specials,
+ * partial tiles, columns not 16-byte aligned, and rows in order but for
+ * the last or for two where the kernels' tiles meet (told so wrongly: the
+ * check must see it and sort). The other
  * implementations on the same rows too (a warp's rows mostly share a key). */
 static const gcase IN_ORDER[] = {
-    {"in order, g=1000, all aggs", 300000, 1000, 1000, 4, 0, 0, 0, 5, ALL5, 0, 0, 1},
-    {"in order, 8-byte keys high bits, g=5000", 300000, 5000, 5000, 8, 0xF000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 1},
-    {"in order, zipf 1.5, floats, sorted output", 400000, 2000, 2000, 4, 0, 1.5, 0, 5, FLT5, 1, 0, 1},
-    {"in order, g=|R|", 200000, 200000, 200000, 4, 0, 0, 1, 5, INTMIX, 0, 0, 1},
-    {"in order, keys up to 2^32-1", 100000, 7, 7, 4, 0xFFFFFFF8ull, 0, 0, 5, ALL5, 0, 0, 1},
-    {"in order but the last row, g=1000", 300000, 1000, 1000, 4, 0, 0, 0, 5, ALL5, 0, 0, 2},
-    {"in order but the last row, 8-byte", 300000, 3000, 3000, 8, 0, 0, 0, 2, SUMCNT, 0, 0, 2},
+    {"in order, g=1000, all aggs", 300000, 1000, 1000, 4, 0, 0, 0, 5, ALL5, 0, 0, 1, 0},
+    {"in order, 8-byte keys high bits, g=5000", 300000, 5000, 5000, 8, 0xF000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 1, 0},
+    {"in order, zipf 1.5, floats, sorted output", 400000, 2000, 2000, 4, 0, 1.5, 0, 5, FLT5, 1, 0, 1, 0},
+    {"in order, g=|R|", 200000, 200000, 200000, 4, 0, 0, 1, 5, INTMIX, 0, 0, 1, 0},
+    {"in order, keys up to 2^32-1", 100000, 7, 7, 4, 0xFFFFFFF8ull, 0, 0, 5, ALL5, 0, 0, 1, 0},
+    {"in order but the last row, g=1000", 300000, 1000, 1000, 4, 0, 0, 0, 5, ALL5, 0, 0, 2, 0},
+    {"in order but the last row, 8-byte", 300000, 3000, 3000, 8, 0, 0, 0, 2, SUMCNT, 0, 0, 2, 0},
     {"in order, median+countd", 100000, 777, 777, 4, 0, 0, 0, 4,
      {GJ_AGG_MEDIAN, GJ_AGG_COUNT_DISTINCT, GJ_AGG_MEDIAN, GJ_AGG_SUM}, {4, 4, 8, 4},
-     {GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT}, 0, 0, 1},
-    {"in order, 2 rows", 2, 2, 2, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 1},
-    {"2 rows, the second smaller", 2, 2, 2, 4, 0, 0, 1, 2, MAXMAX, 0, 0, 2},
+     {GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT}, 0, 0, 1, 0},
+    {"in order, 2 rows", 2, 2, 2, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 1, 0},
+    {"2 rows, the second smaller", 2, 2, 2, 4, 0, 0, 1, 2, MAXMAX, 0, 0, 2, 0},
+    {"in order, 1 row", 1, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0, 1, 0},
+    {"in order, 2049 rows, g=|R|", 2049, 2049, 2049, 8, 0, 0, 1, 5, ALL5, 0, 0, 1, 0},
+    {"in order, 300001 rows, g=3, unaligned", 300001, 3, 3, 4, 0, 0, 0, 5, INTMIX, 0, 0, 1, 1},
+    {"in order, 8-byte, unaligned, g=70000", 300001, 70000, 70000, 8, 0, 0, 0, 5, FLT5, 1, 0, 1, 1},
+    {"in order but where tiles meet, g=|R|", 10000, 10000, 10000, 4, 0, 0, 1, 2, SUMCNT, 0, 0, 3, 0},
+    {"in order but where tiles meet, 8-byte", 10000, 10000, 10000, 8, 0, 0, 1, 5, ALL5, 0, 0, 3, 0},
 };
 #define NIN_ORDER ((int)(sizeof IN_ORDER / sizeof IN_ORDER[0]))
 
@@ -496,7 +516,7 @@ static void test_sort_only_aggs(void **state)
     if (!have_gpu()) skip();
     gcase c = {"median+countd", 100000, 777, 777, 4, 0, 0, 0, 4,
                {GJ_AGG_MEDIAN, GJ_AGG_COUNT_DISTINCT, GJ_AGG_MEDIAN, GJ_AGG_SUM},
-               {4, 4, 8, 4}, {GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT}, 0, 0, 0};
+               {4, 4, 8, 4}, {GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT}, 0, 0, 0, 0};
     gcase c8 = c;
     c8.kw = 8;
     c8.key_offset = 0xFFFFFFFF00000000ull;
