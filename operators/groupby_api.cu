@@ -629,6 +629,8 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     int first = -1; /* accumulator whose column rides with the key sort (TR) */
     bool special = false, in_order = false;
     uint32_t groups = 0;
+    if (n > 0x7fffffffull) /* 32-bit group ids and positions, CUB's int counts */
+        return gj_seterr(ctx, GJ_ERR_UNSUPPORTED, "%s: %llu rows > 2^31-1", gj_impl_name(impl), (unsigned long long)n);
     for (int i = 0; i < w->n_aggs; i++)
         if (w->aggs[i] == GJ_AGG_COUNT_DISTINCT || w->aggs[i] == GJ_AGG_MEDIAN) special = true;
     if (impl != GJ_IMPL_SGB_UR)
@@ -733,8 +735,12 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
         if ((rc = init_acc(c, r, groups))) goto done;
         if (r.n) {
             uint64_t tiles = (n + PolicySorted::ITEMS - 1) / PolicySorted::ITEMS;
+            const uint32_t *ids = impl == GJ_IMPL_SGB_UR || first < 0 ? (const uint32_t *)rowid : NULL;
+            bool rvec = ((uintptr_t)gid1 & 15) == 0 && ((uintptr_t)ids & 15) == 0;
+            for (int j = 0; j < r.n; j++)
+                if (r.src[j] && ((uintptr_t)r.src[j] & 15)) rvec = false;
             k_sorted_reduce<<<grid_for(c, tiles, PolicySorted::THREADS), PolicySorted::THREADS, 0, c.st>>>(
-                r, (const uint32_t *)gid1, impl == GJ_IMPL_SGB_UR || first < 0 ? (const uint32_t *)rowid : NULL, n);
+                r, (const uint32_t *)gid1, ids, n, rvec);
             GJ_LAUNCHED();
         }
         for (int i = 0; i < w->n_aggs; i++)

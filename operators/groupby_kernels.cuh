@@ -888,41 +888,6 @@ __device__ __forceinline__ void flush_trailing(const GbSpec &s, int j, uint32_t 
     if (cur != GB_EMPTY && (lane == 0 || prev != cur)) atomic_combine(s, j, elem(s.dst[j], s.width[j], cur), acc);
 }
 
-/* ---- reduction over sorted positions: thread-level runs of ITEMS
- * consecutive positions, the trailing run of each lane combined across the
- * warp by a segmented shuffle reduction (runs are contiguous because gid is
- * non-decreasing), one atomic per run head. rowid != NULL: value of
- * accumulator j at position p is src[j][rowid[p]] (GFUR gather), else
- * src[j][p] (columns sorted with the key, GFTR). */
-__global__ void __launch_bounds__(PolicySorted::THREADS)
-k_sorted_reduce(GbSpec s, const uint32_t *gid1, const uint32_t *rowid, uint64_t n)
-{
-    const int IT = PolicySorted::ITEMS;
-    uint64_t tiles = (n + IT - 1) / IT;
-    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    uint64_t base_t = blockIdx.x * (uint64_t)blockDim.x;
-    for (uint64_t t0 = base_t; t0 < tiles; t0 += stride) { /* warp-uniform loop */
-        uint64_t t = t0 + threadIdx.x;
-        uint64_t lo = t * IT, hi = lo + IT < n ? lo + IT : n;
-        uint32_t cur = GB_EMPTY;
-        uint64_t acc[GB_MAX_ACC];
-        for (uint64_t p = lo; p < hi; p++) {
-            uint32_t g = gid1[p] - 1;
-            uint64_t row = rowid ? rowid[p] : p;
-            if (g != cur) {
-                if (cur != GB_EMPTY)
-                    for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], cur), acc[j]);
-                cur = g;
-                for (int j = 0; j < s.n; j++) acc[j] = row_val(s, j, row);
-            } else {
-                for (int j = 0; j < s.n; j++) acc[j] = combine(s, j, acc[j], row_val(s, j, row));
-            }
-        }
-        for (int j = 0; j < s.n; j++)
-            flush_trailing(s, j, cur, acc[j], [&](uint64_t x, uint64_t y) { return combine(s, j, x, y); });
-    }
-}
-
 /* ---- rows in key order (workload sorted_keys): no sort and no group-id
  * array. Tiles of a warp's rows, ITEMS consecutive rows a lane, as
  * k_sorted_reduce's. k_inorder_heads counts each tile's heads (rows whose
@@ -1035,11 +1000,69 @@ __device__ __forceinline__ void inorder_column(const GbSpec &s, int j, uint64_t 
     flush_trailing(s, j, cur, acc, comb);
 }
 
-#ifndef GJ_INORDER_MINB
-#define GJ_INORDER_MINB 1
-#endif
+/* Every accumulator over a lane's positions [lo, hi), their heads in mask,
+ * g the group of the position before lo: values at the positions, or
+ * (GATHER) from the lane's rows[i] (SGB-UR's sorted row ids). */
+template <bool GATHER>
+__device__ __forceinline__ void reduce_columns(const GbSpec &s, uint64_t lo, uint64_t hi, bool full, unsigned mask,
+                                               uint32_t g, const uint32_t (&rows)[PolicySorted::ITEMS])
+{
+    const int IT = PolicySorted::ITEMS;
+    for (int j = 0; j < s.n; j++) {
+        uint64_t v[IT];
+        if (!GATHER) {
+            inorder_load(s, j, lo, hi, full, v);
+        } else if (s.op[j] != OP_CNT) {
+#pragma unroll
+            for (int i = 0; i < IT; i++) v[i] = lo + i < hi ? load_raw(s.src[j], s.pw[j], (uint64_t)rows[i] << s.sshift[j]) : 0;
+        }
+        switch (agg_kind(s, j)) {
+        case WK_CNT: inorder_column<WK_CNT>(s, j, lo, hi, mask, g, v); break;
+        case WK_ADDI: inorder_column<WK_ADDI>(s, j, lo, hi, mask, g, v); break;
+        case WK_MAXI4: inorder_column<WK_MAXI4>(s, j, lo, hi, mask, g, v); break;
+        case WK_MINI4: inorder_column<WK_MINI4>(s, j, lo, hi, mask, g, v); break;
+        case WK_MAXI8: inorder_column<WK_MAXI8>(s, j, lo, hi, mask, g, v); break;
+        case WK_MINI8: inorder_column<WK_MINI8>(s, j, lo, hi, mask, g, v); break;
+        default: inorder_column<WK_GEN>(s, j, lo, hi, mask, g, v);
+        }
+    }
+}
+
+/* ---- reduction over sorted positions (gid1: group id + 1 a position,
+ * gjgb_group_ids): ITEMS consecutive positions a lane, reduced as
+ * k_inorder_reduce reduces rows in key order (reduce_columns). rowid !=
+ * NULL: the value of accumulator j at position p is src[j][rowid[p]]
+ * (GFUR gather), else src[j][p] (columns sorted with the key, GFTR). vec:
+ * gid1 and the columns 16-byte aligned. */
+__global__ void __launch_bounds__(PolicySorted::THREADS)
+k_sorted_reduce(GbSpec s, const uint32_t *gid1, const uint32_t *rowid, uint64_t n, bool vec)
+{
+    const int IT = PolicySorted::ITEMS;
+    const uint64_t tiles = (n + IT - 1) / IT, stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t t0 = blockIdx.x * (uint64_t)blockDim.x; t0 < tiles; t0 += stride) { /* warp-uniform loop */
+        const uint64_t lo = (t0 + threadIdx.x) * IT, hi = lo + IT < n ? lo + IT : n;
+        const bool full = vec && lo + IT <= n;
+        uint32_t id[IT], rows[IT];
+#pragma unroll
+        for (int q = 0; q < IT; q += 4) {
+            op_load32(gid1, lo + q, hi, full, id + q);
+            if (rowid) op_load32(rowid, lo + q, hi, full, rows + q);
+        }
+        uint32_t prev = lo > 0 && lo < n ? gid1[lo - 1] : 0; /* ids start at 1: row 0 is a head */
+        unsigned mask = 0;
+#pragma unroll
+        for (int i = 0; i < IT; i++) {
+            if (lo + i < hi && id[i] != prev) mask |= 1u << i;
+            prev = id[i];
+        }
+        const uint32_t g = id[0] - 1 - (mask & 1); /* the group of the position before lo */
+        if (rowid) reduce_columns<true>(s, lo, hi, full, mask, g, rows);
+        else reduce_columns<false>(s, lo, hi, full, mask, g, rows);
+    }
+}
+
 template <typename K>
-__global__ void __launch_bounds__(PolicySorted::THREADS, sizeof(K) == 4 ? GJ_INORDER_MINB : 1)
+__global__ void __launch_bounds__(PolicySorted::THREADS)
 k_inorder_reduce(GbSpec s, const K *k, uint64_t n, bool vec, const uint32_t *tile_incl, K *out_key)
 {
     const int IT = PolicySorted::ITEMS, TILE = INORDER_TILE;
@@ -1069,19 +1092,8 @@ k_inorder_reduce(GbSpec s, const K *k, uint64_t n, bool vec, const uint32_t *til
 #pragma unroll
         for (int i = 0; i < IT; i++)
             if (mask >> i & 1) out_key[++h] = key[i];
-        for (int j = 0; j < s.n; j++) {
-            uint64_t v[IT];
-            inorder_load(s, j, lo, hi, full, v);
-            switch (agg_kind(s, j)) {
-            case WK_CNT: inorder_column<WK_CNT>(s, j, lo, hi, mask, g, v); break;
-            case WK_ADDI: inorder_column<WK_ADDI>(s, j, lo, hi, mask, g, v); break;
-            case WK_MAXI4: inorder_column<WK_MAXI4>(s, j, lo, hi, mask, g, v); break;
-            case WK_MINI4: inorder_column<WK_MINI4>(s, j, lo, hi, mask, g, v); break;
-            case WK_MAXI8: inorder_column<WK_MAXI8>(s, j, lo, hi, mask, g, v); break;
-            case WK_MINI8: inorder_column<WK_MINI8>(s, j, lo, hi, mask, g, v); break;
-            default: inorder_column<WK_GEN>(s, j, lo, hi, mask, g, v);
-            }
-        }
+        const uint32_t none[IT] = {};
+        reduce_columns<false>(s, lo, hi, full, mask, g, none);
     }
 }
 
