@@ -27,6 +27,9 @@ static void help(void)
         "  --s-run L                S's rows come in runs of L equal keys on average (S sorted\n"
         "                           or clustered by the key: |S| / distinct keys; TPC-H's\n"
         "                           lineitem by order key: 4); default 1, no runs\n"
+        "  --r-sorted, --s-sorted   that side's rows come ordered by key (a table stored by\n"
+        "                           it: TPC-H's orders, lineitem by order key): SMJ-* need\n"
+        "                           not sort it\n"
         "group-by:\n"
         "  --rows N                 input rows (default 2^28)\n"
         "  --groups G               distinct keys, 1..rows (default 2^12)\n"
@@ -72,7 +75,10 @@ static void describe(const gj_workload *w, char *buf, size_t n)
                           fmt_rows(w->out_rows, a, sizeof a), w->zipf);
         else
             l += snprintf(buf + l, n - (size_t)l, "match ratio %.3g, zipf %.2g", w->match_ratio, w->zipf);
-        if (w->s_run > 1 && l < (int)n) snprintf(buf + l, n - (size_t)l, ", S in runs of %.3g keys", w->s_run);
+        if (w->s_run > 1 && l < (int)n) l += snprintf(buf + l, n - (size_t)l, ", S in runs of %.3g keys", w->s_run);
+        if ((w->r_sorted || w->s_sorted) && l < (int)n)
+            snprintf(buf + l, n - (size_t)l, ", %s in key order",
+                     w->r_sorted && w->s_sorted ? "R and S" : w->r_sorted ? "R" : "S");
     } else {
         int l = snprintf(buf, n, "group-by %s rows, %s groups, %d-byte keys, aggregates",
                          fmt_rows(w->rows, a, sizeof a), fmt_rows(w->groups, b, sizeof b),
@@ -128,7 +134,7 @@ static void print_table(const gj_plan *plan, const gj_workload *w, const char *n
 
 enum {
     O_OP = 1000, O_R_ROWS, O_S_ROWS, O_ROWS, O_MR, O_PAYLOADS, O_RP, O_SP, O_OUT, O_GROUPS, O_AGGS,
-    O_SORTED, O_SKEYS, O_KB, O_PB, O_ZIPF, O_SRUN, O_PROFILE, O_DB, O_JSON, O_HELP
+    O_SORTED, O_SKEYS, O_RSORT, O_SSORT, O_KB, O_PB, O_ZIPF, O_SRUN, O_PROFILE, O_DB, O_JSON, O_HELP
 };
 
 static const struct option opts[] = {
@@ -145,6 +151,8 @@ static const struct option opts[] = {
     {"aggs", required_argument, 0, O_AGGS},
     {"sorted-output", no_argument, 0, O_SORTED},
     {"sorted-keys", no_argument, 0, O_SKEYS},
+    {"r-sorted", no_argument, 0, O_RSORT},
+    {"s-sorted", no_argument, 0, O_SSORT},
     {"key-bytes", required_argument, 0, O_KB},
     {"payload-bytes", required_argument, 0, O_PB},
     {"zipf", required_argument, 0, O_ZIPF},
@@ -254,6 +262,8 @@ int gj_cli_parse_workload(const char *cmd, int argc, char **argv, gj_workload *w
             break;
         case O_SORTED: w->sorted_output = 1; break;
         case O_SKEYS: w->sorted_keys = 1; break;
+        case O_RSORT: w->r_sorted = 1; break;
+        case O_SSORT: w->s_sorted = 1; break;
         case O_KB:
         case O_PB:
             if (gj_cli_parse_int(a, 4, 8, &l) || (l != 4 && l != 8))

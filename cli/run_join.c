@@ -34,7 +34,8 @@ static void help_run(void)
 {
     printf("usage: gjadvise run join [--r-rows N] [--s-rows N] [--r-payloads P] [--s-payloads P]\n"
            "                         [--key-bytes 4|8] [--payload-bytes 4|8] [--match-ratio X]\n"
-           "                         [--zipf Z] [--s-run L] [--out-rows N] [--key-offset X]\n"
+           "                         [--zipf Z] [--s-run L] [--r-sorted] [--s-sorted] [--out-rows N]\n"
+           "                         [--key-offset X]\n"
            "                         [--r-file F --s-file F]\n"
            "                         [--impl auto|NAME] [--check] [--expect FILE] [--repeat N] [--seed S]\n"
            "                         [--profile NAME] [--db PATH] [--no-log] [--json]\n"
@@ -49,6 +50,11 @@ static void help_run(void)
            "  --s-run      S's keys in runs of L equal keys, as a probe side clustered by its key\n"
            "               (TPC-H's lineitem by order key: 4); the advisor takes it into account.\n"
            "               Default 1, no runs\n"
+           "  --r-sorted, --s-sorted\n"
+           "               that side's keys in ascending order, as a table stored by its key\n"
+           "               (TPC-H's orders and lineitem by order key); the advisor takes it into\n"
+           "               account (SMJ-* need not sort it). SMJ-* see a side in order themselves\n"
+           "               and leave it unsorted, told or not\n"
            "  --key-offset added to every key (8-byte keys with high bits set)\n"
            "  --check      compare with the CPU reference join (exit 7 on a difference); the\n"
            "               reference sorts on the CPU: seconds at 2^20, minutes and ~20 GB at 2^27\n"
@@ -66,8 +72,9 @@ static void help_run(void)
            "  gjadvise run join --r-file r.csv --s-file s.csv --impl SMJ-TR --check\n"
            "  gjadvise run join --r-file q3j2.r.gjc --s-file q3j2.s.gjc --expect q3j2.expect.gjc \\\n"
            "                    --match-ratio 0.0102 --json    (bench/tpch: TPC-H against DuckDB)\n"
-           "with --r-file/--s-file the advisor still takes --match-ratio, --out-rows, --zipf and --s-run\n"
-           "from the flags (what an optimizer would estimate); sizes and widths come from the files\n"
+           "with --r-file/--s-file the advisor still takes --match-ratio, --out-rows, --zipf, --s-run,\n"
+           "--r-sorted and --s-sorted from the flags (what an optimizer would estimate); sizes and\n"
+           "widths come from the files\n"
            "\n"
            "exit codes: 0 ok, 1 failure, 2 bad flag or value, 3 no GPU, 5 bad input file,\n"
            "            6 infeasible, 7 check failed\n");
@@ -112,13 +119,14 @@ static int parse_num(const char *sweep, const char *s, double *out)
 
 static int parse_opts(const char *cmd, int argc, char **argv, jn_opts *o, int bench)
 {
-    enum { O_RR = 1, O_SR, O_RP, O_SP, O_KB, O_PB, O_MR, O_ZIPF, O_SRUN, O_OUT, O_KOFF, O_RF, O_SF, O_IMPL,
+    enum { O_RR = 1, O_SR, O_RP, O_SP, O_KB, O_PB, O_MR, O_ZIPF, O_SRUN, O_RSORT, O_SSORT, O_OUT, O_KOFF, O_RF, O_SF, O_IMPL,
            O_CHECK, O_REPEAT, O_SEED, O_PROFILE, O_DB, O_NOLOG, O_JSON, O_SWEEP, O_IMPLS, O_BG, O_EXPECT,
            O_HELP };
     static const struct option lo[] = {
         {"r-rows", 1, 0, O_RR}, {"s-rows", 1, 0, O_SR}, {"r-payloads", 1, 0, O_RP},
         {"s-payloads", 1, 0, O_SP}, {"key-bytes", 1, 0, O_KB}, {"payload-bytes", 1, 0, O_PB},
         {"match-ratio", 1, 0, O_MR}, {"zipf", 1, 0, O_ZIPF}, {"s-run", 1, 0, O_SRUN}, {"out-rows", 1, 0, O_OUT},
+        {"r-sorted", 0, 0, O_RSORT}, {"s-sorted", 0, 0, O_SSORT},
         {"key-offset", 1, 0, O_KOFF}, {"r-file", 1, 0, O_RF}, {"s-file", 1, 0, O_SF},
         {"impl", 1, 0, O_IMPL}, {"check", 0, 0, O_CHECK}, {"repeat", 1, 0, O_REPEAT},
         {"seed", 1, 0, O_SEED}, {"profile", 1, 0, O_PROFILE}, {"db", 1, 0, O_DB},
@@ -147,6 +155,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, jn_opts *o, int be
         case O_MR: if (gj_cli_parse_double(v, &o->w.match_ratio) || o->w.match_ratio < 0 || o->w.match_ratio > 1) return gj_cli_bad(cmd, "--match-ratio", v, "allowed 0 to 1"); break;
         case O_ZIPF: if (gj_cli_parse_double(v, &o->w.zipf) || o->w.zipf < 0 || o->w.zipf > 10) return gj_cli_bad(cmd, "--zipf", v, "allowed 0 to 10"); break;
         case O_SRUN: if (gj_cli_parse_double(v, &o->w.s_run) || o->w.s_run < 1 || o->w.s_run > (double)GJ_MAX_ROWS) return gj_cli_bad(cmd, "--s-run", v, "allowed a number from 1 (no runs) to 2^40"); break;
+        case O_RSORT: o->w.r_sorted = 1; break;
+        case O_SSORT: o->w.s_sorted = 1; break;
         case O_OUT: if (gj_cli_parse_size(v, 1ULL << 40, &o->w.out_rows)) return gj_cli_bad(cmd, "--out-rows", v, "allowed 0 (primary-foreign-key) to 2^40"); break;
         case O_KOFF: if (gj_cli_parse_size(v, UINT64_MAX, &o->key_offset)) return gj_cli_bad(cmd, "--key-offset", v, "allowed an unsigned integer"); break;
         case O_RF: o->r_file = v; break;
@@ -443,10 +453,12 @@ int gj_cli_run_join(int argc, char **argv)
     if (o.json) {
         printf("{\"impl\":\"%s\",\"auto\":%s,\"r_rows\":%llu,\"s_rows\":%llu,\"key_bytes\":%d,"
                "\"payload_bytes\":%d,\"r_payloads\":%d,\"s_payloads\":%d,\"match_ratio\":%g,\"zipf\":%g,"
-               "\"s_run\":%g,\"out_rows\":%llu,\"measured_ms\":%.4f,\"predicted_ms\":%.4f,\"phases\":[",
+               "\"s_run\":%g,\"r_sorted\":%s,\"s_sorted\":%s,\"out_rows\":%llu,\"measured_ms\":%.4f,"
+               "\"predicted_ms\":%.4f,\"phases\":[",
                gj_impl_name(impl), o.impl < 0 ? "true" : "false", (unsigned long long)o.w.r_rows,
                (unsigned long long)o.w.s_rows, o.w.key_bytes, o.w.payload_bytes, o.w.r_payloads,
-               o.w.s_payloads, o.w.match_ratio, o.w.zipf, o.w.s_run > 1 ? o.w.s_run : 1, (unsigned long long)m.rows,
+               o.w.s_payloads, o.w.match_ratio, o.w.zipf, o.w.s_run > 1 ? o.w.s_run : 1,
+               o.w.r_sorted ? "true" : "false", o.w.s_sorted ? "true" : "false", (unsigned long long)m.rows,
                m.ms, est.ms);
         for (int i = 0; i < 3; i++)
             printf("%s{\"name\":\"%s\",\"measured_ms\":%.4f,\"predicted_ms\":%.4f}", i ? "," : "", ph[i],
@@ -461,6 +473,8 @@ int gj_cli_run_join(int argc, char **argv)
                (unsigned long long)o.w.r_rows, (unsigned long long)o.w.s_rows, o.w.key_bytes,
                o.w.r_payloads, o.w.s_payloads, o.w.payload_bytes, o.w.match_ratio, o.w.zipf);
         if (o.w.s_run > 1) printf(", S in runs of %g keys", o.w.s_run);
+        if (o.w.r_sorted || o.w.s_sorted)
+            printf(", %s in key order", o.w.r_sorted && o.w.s_sorted ? "R and S" : o.w.r_sorted ? "R" : "S");
         printf("\n");
         printf("%s%s; %s\n", gj_impl_name(impl), o.impl < 0 ? " (the advisor's choice)" : "", note);
         printf("%-12s %12s %12s\n", "phase", "measured_ms", "predicted_ms");

@@ -1,7 +1,7 @@
 /* Workload <-> JSON. Writing with gj_sbuf; reading through SQLite's JSON
- * functions (db/json.c). Every gj_workload field has a key (s_run and
- * sorted_keys only when set, so that a workload stored before them keeps its
- * text); aggregates are
+ * functions (db/json.c). Every gj_workload field has a key (s_run,
+ * sorted_keys, r_sorted and s_sorted only when set, so that a workload stored
+ * before them keeps its text); aggregates are
  * written by name (gj_agg_name) and op as "join" / "groupby". */
 #include "db/json.h"
 #include "db/store.h"
@@ -33,17 +33,21 @@ int gj_workload_to_json(const gj_workload *w, char **json)
         gj_sbuf_json_num(&b, w->s_run);
     }
     if (w->sorted_keys) gj_sbuf_printf(&b, ",\"sorted_keys\":true");
+    if (w->r_sorted) gj_sbuf_printf(&b, ",\"r_sorted\":true");
+    if (w->s_sorted) gj_sbuf_printf(&b, ",\"s_sorted\":true");
     gj_sbuf_printf(&b, "}");
     return gj_sbuf_take(&b, json);
 }
 
 enum {
     W_OP, W_KEY_BYTES, W_PAYLOAD_BYTES, W_ZIPF, W_R_ROWS, W_S_ROWS, W_R_PAYLOADS, W_S_PAYLOADS,
-    W_MATCH_RATIO, W_OUT_ROWS, W_ROWS, W_GROUPS, W_AGGS, W_SORTED, W_S_RUN, W_SORTED_KEYS, W_NFIELDS
+    W_MATCH_RATIO, W_OUT_ROWS, W_ROWS, W_GROUPS, W_AGGS, W_SORTED, W_S_RUN, W_SORTED_KEYS, W_R_SORTED,
+    W_S_SORTED, W_NFIELDS
 };
 static const char *wkeys[W_NFIELDS] = {
     "op", "key_bytes", "payload_bytes", "zipf", "r_rows", "s_rows", "r_payloads", "s_payloads",
-    "match_ratio", "out_rows", "rows", "groups", "aggs", "sorted_output", "s_run", "sorted_keys"};
+    "match_ratio", "out_rows", "rows", "groups", "aggs", "sorted_output", "s_run", "sorted_keys",
+    "r_sorted", "s_sorted"};
 
 typedef struct wparse {
     gj_workload w;           /* values read so far                          */
@@ -114,6 +118,8 @@ static int wcb(void *ud, const gj_json_node *n, gj_ctx *ctx)
     case W_GROUPS: return gj_json_u64(n, &w->groups, ctx);
     case W_S_RUN: return gj_json_num(n, &w->s_run, ctx);
     case W_SORTED_KEYS: return gj_json_bool(n, &w->sorted_keys, ctx);
+    case W_R_SORTED: return gj_json_bool(n, &w->r_sorted, ctx);
+    case W_S_SORTED: return gj_json_bool(n, &w->s_sorted, ctx);
     case W_AGGS:
         if (strcmp(n->type, "array") != 0)
             return gj_seterr(ctx, GJ_ERR_PARSE, "%s: is %s, expected an array of aggregate names",
@@ -160,6 +166,8 @@ int gj_workload_from_json_conn(sqlite3 *conn, const char *json, gj_workload *w, 
         case W_SORTED: out.sorted_output = s.w.sorted_output; break;
         case W_S_RUN: out.s_run = s.w.s_run; break;
         case W_SORTED_KEYS: out.sorted_keys = s.w.sorted_keys; break;
+        case W_R_SORTED: out.r_sorted = s.w.r_sorted; break;
+        case W_S_SORTED: out.s_sorted = s.w.s_sorted; break;
         default: break;
         }
     }

@@ -256,6 +256,11 @@ typedef struct gj_workload {
                              most 1 means none (the default 0); S sorted or
                              clustered by the key (TPC-H's lineitem by order
                              key: 4): s_rows / its distinct keys. <= 2^40   */
+    int r_sorted, s_sorted; /* 1: that side's rows come ordered by key (a
+                             table stored by it: TPC-H's orders and lineitem
+                             by order key). SMJ-* then leave it unsorted
+                             (their min/max pass checks the order and sorts
+                             when it is wrong). Join only                   */
     /* group-by over R(key, payloads...)                                     */
     uint64_t rows;
     uint64_t groups;      /* g, 1..rows                                      */
@@ -810,6 +815,7 @@ int gj_join_auto(const gj_workload *w, const gj_profile *p, const gj_dtable *r,
  * uniform over a domain of |R||S|/out_rows keys (output size as expected,
  * not exact). w->s_run > 1: S's keys in runs of round(s_run) equal keys
  * (each run one draw). key_offset is added to every key (8-byte keys with high bits).
+ * w->r_sorted, w->s_sorted: that side's keys in ascending order (at most 2^31-1 rows).
  * [out] r, s: device tables, free with gj_dtable_free. Synchronises.
  * Returns GJ_OK, GJ_ERR_INVALID, GJ_ERR_INFEASIBLE, GJ_ERR_CUDA. */
 int gj_join_generate(const gj_workload *w, uint64_t seed, uint64_t key_offset,

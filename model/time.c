@@ -579,16 +579,21 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
     memsim m = {0, 0, 0};
     double r_keep = 0, table = 0;
     int s_owned = 1; /* S transformed: its keys (and GFTR's columns) become output columns */
+    int r_owned = 1; /* R transformed: its keys freed after the match */
     if (impl == GJ_IMPL_NPHJ) {
         table = pow2_at_least(fmax(2, 2 * R)) * 2.0 * kb; /* NphjSlot: key and id, 2 kb bytes */
         ms_alloc(&m, table);
-        s_owned = 0;
+        s_owned = r_owned = 0;
     } else if ((impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) && bits == 0) {
-        s_owned = 0; /* one partition: neither side is transformed */
+        s_owned = r_owned = 0; /* one partition: neither side is transformed */
     } else {
-        const int b = impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR ? kbits : bits;
-        r_keep = R * kb + ms_side(&m, impl, tr, R, kb, pb, pr, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_r : 1);
-        ms_side(&m, impl, tr, S, kb, pb, ps, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_s : 1);
+        /* SMJ leaves a side in key order as it is (smj_in_place) */
+        const int smj = impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR, b = smj ? kbits : bits;
+        r_owned = !(smj && w->r_sorted);
+        s_owned = !(smj && w->s_sorted);
+        if (r_owned)
+            r_keep = R * kb + ms_side(&m, impl, tr, R, kb, pb, pr, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_r : 1);
+        if (s_owned) ms_side(&m, impl, tr, S, kb, pb, ps, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_s : 1);
         ms_free(&m, m.tmp);
         m.tmp = 0;
     }
@@ -599,8 +604,8 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
     }
     const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
     if (dense) {
-        if (tr && s_owned) r_keep += ms_rest(&m, impl, R, kb, pb, pr, b, kbits, hot_r);
-        if (s_owned) {
+        if (tr && r_owned) r_keep += ms_rest(&m, impl, R, kb, pb, pr, b, kbits, hot_r);
+        if (r_owned) {
             ms_free(&m, R * kb);
             r_keep -= R * kb;
         }
@@ -617,11 +622,9 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
         }
         return m.peak;
     }
-    if (tr && s_owned) {
-        ms_rest(&m, impl, R, kb, pb, pr, b, kbits, hot_r);
-        ms_rest(&m, impl, S, kb, pb, ps, b, kbits, hot_s);
-    }
-    if (!multi && s_owned) ms_free(&m, R * kb);
+    if (tr && r_owned) ms_rest(&m, impl, R, kb, pb, pr, b, kbits, hot_r);
+    if (tr && s_owned) ms_rest(&m, impl, S, kb, pb, ps, b, kbits, hot_s);
+    if (!multi && r_owned) ms_free(&m, R * kb);
     ms_alloc(&m, out);
     return m.peak;
 }
@@ -694,13 +697,15 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
         s_transformed = 0;
     } else {
         const int b = smj ? kbits : bits;
-        if (smj) { /* the keys' smallest and largest, read back */
+        const int r_in = smj && w->r_sorted, s_in = smj && w->s_sorted; /* left as they are */
+        if (smj) { /* the keys' smallest and largest (and order), read back */
             a->allocs += 1;
             a->kernels += 4;
             a->syncs += 1;
         }
-        host_side(a, impl, R, pb, pr, tr, b, kbits, smj ? hot_r : 1, 0, 1);
-        host_side(a, impl, S, pb, ps, tr, b, kbits, smj ? hot_s : 1, 0, 1);
+        if (!r_in) host_side(a, impl, R, pb, pr, tr, b, kbits, smj ? hot_r : 1, 0, 1);
+        if (!s_in) host_side(a, impl, S, pb, ps, tr, b, kbits, smj ? hot_s : 1, 0, 1);
+        s_transformed = !s_in;
         if (!smj && S >= R) { /* the partitions' sizes checked for skew, read back */
             a->allocs += 2;
             a->kernels += 4;
@@ -716,8 +721,8 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
             a->syncs += 2;
         }
         if (tr) { /* the remaining GFTR groups, in the materialize phase */
-            host_side(a, impl, R, pb, pr, tr, b, kbits, hot_r, 1, GJ_MAX_PAYLOADS);
-            host_side(a, impl, S, pb, ps, tr, b, kbits, hot_s, 1, GJ_MAX_PAYLOADS);
+            if (!r_in) host_side(a, impl, R, pb, pr, tr, b, kbits, hot_r, 1, GJ_MAX_PAYLOADS);
+            if (!s_in) host_side(a, impl, S, pb, ps, tr, b, kbits, hot_s, 1, GJ_MAX_PAYLOADS);
         }
     }
     /* the output: the dense write's launches and new columns, or every
@@ -788,11 +793,15 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         if (tr && ps) gftr_group(a, "partition S (key, first column)", impl, S, kb, pb, sv, bits, kbits, 1);
         else partition(a, "partition S (key, row id)", S, kb, 4, bits, 0, 0);
     } else if (impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR) {
-        /* the smallest and largest key first: the bits to sort */
+        /* the smallest and largest key first: the bits to sort; the same
+         * pass sees a side in key order (w->r_sorted, w->s_sorted), which
+         * is then left as it is */
         seq(a, "min and max of the keys", (R + S) * kb);
-        if (tr && pr) gftr_group(a, "sort R (key, first column)", impl, R, kb, pb, rv, bits, kbits, hot_r);
+        if (w->r_sorted) {
+        } else if (tr && pr) gftr_group(a, "sort R (key, first column)", impl, R, kb, pb, rv, bits, kbits, hot_r);
         else sort_bits(a, "sort R (key, row id)", R, kb, 4, kbits);
-        if (tr && ps) gftr_group(a, "sort S (key, first column)", impl, S, kb, pb, sv, bits, kbits, hot_s);
+        if (w->s_sorted) {
+        } else if (tr && ps) gftr_group(a, "sort S (key, first column)", impl, S, kb, pb, sv, bits, kbits, hot_s);
         else sort_bits(a, "sort S (key, row id)", S, kb, 4, kbits);
     }
 
@@ -849,9 +858,11 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         /* GFTR: transform the remaining column groups with the key, then
          * gather with clustered positions (Sec. 4.1.2; the paper moves one
          * column at a time, the code two 4-byte columns at once). */
+        const int smj = impl == GJ_IMPL_SMJ_TR;
         for (int side = 0; side < 2; side++) {
             const double n = side ? S : R;
             const int p = side ? ps : pr;
+            if (smj && (side ? w->s_sorted : w->r_sorted)) continue; /* left as it is */
             for (int i = 1, vb; (vb = gftr_group_bytes(p, pb, i)) > 0; i++) {
                 gftr_group(a, impl == GJ_IMPL_SMJ_TR ? "sort payload columns with the key"
                                                      : "partition payload columns with the key",
@@ -863,8 +874,8 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
              * columns are output columns, a packed pair unpacked (8 bytes
              * read, 8 written), S's sorted keys the output keys; a PHJ
              * without partitions copies S's key and columns */
-            const double s_bytes =
-                impl == GJ_IMPL_PHJ_TR && bits == 0 ? M * 2.0 * (kb + ps * pb) : M * 16.0 * gftr_pairs(ps, pb);
+            const int s_copied = (impl == GJ_IMPL_PHJ_TR && bits == 0) || (smj && w->s_sorted);
+            const double s_bytes = s_copied ? M * 2.0 * (kb + ps * pb) : M * 16.0 * gftr_pairs(ps, pb);
             if (pr) seq(a, "R columns through first[]", M * (4.0 + 2.0 * pr * pb));
             if (s_bytes) seq(a, "S columns unpacked or copied", s_bytes);
         } else if (pr + ps) {
@@ -880,9 +891,13 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
          * runs of equal keys read the same R row: 32 / run lines a warp */
         const int probe_order = impl == GJ_IMPL_NPHJ || impl == GJ_IMPL_PHJ_UR;
         const double u = probe_order ? fmax(1, 32 / fmax(1, w->s_run)) : 32;
-        if (pr) gather(a, "random gathers of R columns", M * pr, pb, R, u, w->zipf);
+        /* SMJ-UR with a side in key order (left as it is): its rows come in
+         * the merge's order, its gathers clustered */
+        const int smj = impl == GJ_IMPL_SMJ_UR;
+        if (pr && smj && w->r_sorted) gather_clustered(a, "gathers of R columns (in key order)", M * pr, pb);
+        else if (pr) gather(a, "random gathers of R columns", M * pr, pb, R, u, w->zipf);
         if (ps) {
-            if (impl == GJ_IMPL_NPHJ || (impl == GJ_IMPL_PHJ_UR && bits == 0))
+            if (impl == GJ_IMPL_NPHJ || (impl == GJ_IMPL_PHJ_UR && bits == 0) || (smj && w->s_sorted))
                 gather_clustered(a, "gathers of S columns (in probe order)", M * ps, pb);
             else
                 gather(a, "random gathers of S columns", M * ps, pb, S, 32, 0);

@@ -59,6 +59,10 @@ int gj_workload_check(const gj_workload *w, gj_ctx *ctx)
         if (w->sorted_keys)
             return gj_seterr(ctx, GJ_ERR_INVALID, "sorted-keys=%d: a group-by statistic (allowed 0 for a join)",
                              w->sorted_keys);
+        if (w->r_sorted != 0 && w->r_sorted != 1)
+            return gj_seterr(ctx, GJ_ERR_INVALID, "r-sorted=%d: allowed 0 or 1", w->r_sorted);
+        if (w->s_sorted != 0 && w->s_sorted != 1)
+            return gj_seterr(ctx, GJ_ERR_INVALID, "s-sorted=%d: allowed 0 or 1", w->s_sorted);
         if (w->out_rows > (GJ_MAX_ROWS << 4))
             return gj_seterr(ctx, GJ_ERR_INVALID, "out-rows=%llu: allowed at most 2^44",
                              (unsigned long long)w->out_rows);
@@ -78,6 +82,9 @@ int gj_workload_check(const gj_workload *w, gj_ctx *ctx)
                                  (int)w->aggs[i]);
         if (w->sorted_keys != 0 && w->sorted_keys != 1)
             return gj_seterr(ctx, GJ_ERR_INVALID, "sorted-keys=%d: allowed 0 or 1", w->sorted_keys);
+        if (w->r_sorted || w->s_sorted)
+            return gj_seterr(ctx, GJ_ERR_INVALID, "r-sorted=%d, s-sorted=%d: join statistics (allowed 0 for a "
+                             "group-by; its rows in key order: sorted-keys)", w->r_sorted, w->s_sorted);
     }
     return GJ_OK;
 }

@@ -1190,7 +1190,7 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     const gj_dtable *R = j->r, *S = j->s;
     const int gftr = j->impl == GJ_IMPL_SMJ_TR;
     const u64 tile = (u64)P::THREADS * P::IPT, tiles = (S->rows + tile - 1) / tile;
-    u64 *mm = NULL, *cnt = NULL, hmm[4] = {~0ULL, 0, ~0ULL, 0}, hv[3] = {0, 0, 0}, total = 0, *win = NULL;
+    u64 *mm = NULL, *cnt = NULL, hmm[6] = {~0ULL, 0, ~0ULL, 0, 0, 0}, hv[3] = {0, 0, 0}, total = 0, *win = NULL;
     bool finished = false;
     uint32_t *first = NULL;
     unsigned char *multi = NULL;
@@ -1199,20 +1199,29 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
     /* sort each side only on the bits where its keys differ: they share the
      * bits above the highest bit in which its min and max differ (W2's S
      * keys span half of R's range: 27 bits against 28, so the MSD sort's
-     * partitions are as full as R's) */
+     * partitions are as full as R's). The same pass sees whether a side is
+     * already in key order (a table stored by its key: TPC-H's lineitem
+     * and orders by order key; the workload's r_sorted, s_sorted): then it
+     * is not sorted, and the merge reads it in place, as NPHJ reads S.
+     * GJ_SMJ_IN_ORDER=off sorts anyway (A/B runs). */
+    const char *e_ord = getenv("GJ_SMJ_IN_ORDER");
+    const bool look = !(e_ord && !strcmp(e_ord, "off"));
     JCUDA(mem_alloc(&j->mem, (void **)&mm, sizeof hmm));
     JCUDA(cudaMemcpyAsync(mm, hmm, sizeof hmm, cudaMemcpyHostToDevice, j->mem.s));
     minmax_kernel<K, 256><<<grid_for(R->rows, 256 * 8), 256, 0, j->mem.s>>>(
-        (const K *)R->key.data, R->rows, mm);
+        (const K *)R->key.data, R->rows, mm, 1, look ? mm + 4 : NULL);
     JLAUNCHED();
     minmax_kernel<K, 256><<<grid_for(S->rows, 256 * 8), 256, 0, j->mem.s>>>(
-        (const K *)S->key.data, S->rows, mm + 2);
+        (const K *)S->key.data, S->rows, mm + 2, 1, look ? mm + 5 : NULL);
     JLAUNCHED();
     JCUDA(cudaMemcpyAsync(hmm, mm, sizeof hmm, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
     for (u64 d = hmm[0] ^ hmm[1]; d; d >>= 1) br++;
     for (u64 d = hmm[2] ^ hmm[3]; d; d >>= 1) bs++;
-    /* a side whose keys are all equal is already sorted */
+    /* a side in key order (its keys all equal, or no descent) is sorted:
+     * bits 0 tell the materialization it is untransformed */
+    if (look && !hmm[4]) br = 0;
+    if (look && !hmm[5]) bs = 0;
     if (br == 0) identity_side(R, &rs);
     else if ((rc = transform_side<K>(j, R, gftr, 0, br, &rs)) != GJ_OK) goto done;
     if (bs == 0) identity_side(S, &ss);

@@ -238,20 +238,27 @@ struct MaxOp {
 /* min and max of keys k[0], k[stride], ... (n of them), folded into mm[0]
  * (min) and mm[1] (max; the caller sets them to ~0 and 0): the key bits
  * SMJ sorts (every key), and HGB's guess of whether its keys are dense (a
- * sample; groupby_api.cu hgb_onepass) */
+ * sample; groupby_api.cu hgb_onepass). descent (set to 0 by the caller):
+ * 1 if some key is below the one before it (unsigned), so that SMJ leaves
+ * a side already in key order as it is; the key before is mostly in the
+ * L1 already. */
 template <typename K, int THREADS>
 __global__ __launch_bounds__(THREADS) void minmax_kernel(const K *k, unsigned long long n, unsigned long long *mm,
-                                                         unsigned long long stride = 1)
+                                                         unsigned long long stride = 1,
+                                                         unsigned long long *descent = NULL)
 {
     typedef unsigned long long u64;
     typedef cub::BlockReduce<u64, THREADS> BR;
     __shared__ typename BR::TempStorage tmp;
     u64 lo = ~0ULL, hi = 0;
+    bool down = false; /* a key below the one before it (descent != NULL) */
     for (u64 i = blockIdx.x * (u64)THREADS + threadIdx.x; i < n; i += (u64)gridDim.x * THREADS) {
         u64 v = (u64)k[i * stride];
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
+        if (descent && i > 0 && v < (u64)k[(i - 1) * stride]) down = true;
     }
+    if (down) *descent = 1;
     u64 blo = BR(tmp).Reduce(lo, MinOp());
     __syncthreads();
     u64 bhi = BR(tmp).Reduce(hi, MaxOp());

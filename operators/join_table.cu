@@ -114,6 +114,9 @@ extern "C" int gj_join_generate(const gj_workload *w, uint64_t seed, uint64_t ke
         if ((rc = gj_gen_offset_keys(r->key.data, kb, nr, key_offset, 0, 0, ctx)) != GJ_OK) goto done;
         if ((rc = gj_gen_offset_keys(s->key.data, kb, ns, key_offset, 0, 0, ctx)) != GJ_OK) goto done;
     }
+    /* a side stored by its key (w->r_sorted, w->s_sorted) */
+    if (w->r_sorted && (rc = gj_gen_sort_keys(r->key.data, kb, nr, 0, ctx)) != GJ_OK) goto done;
+    if (w->s_sorted && (rc = gj_gen_sort_keys(s->key.data, kb, ns, 0, ctx)) != GJ_OK) goto done;
     for (int c = 0; c < w->r_payloads; c++)
         if ((rc = gj_gen_values(r->payload[c].data, pb, GJ_DT_INT, nr, seed + 100 + c, 0, ctx)) != GJ_OK)
             goto done;

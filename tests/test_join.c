@@ -56,6 +56,10 @@ static void hset(gj_column *c, uint64_t i, uint64_t v)
     if (c->width == 4) ((uint32_t *)c->data)[i] = (uint32_t)v;
     else ((uint64_t *)c->data)[i] = v;
 }
+static uint64_t hget(const gj_column *c, uint64_t i)
+{
+    return c->width == 4 ? ((const uint32_t *)c->data)[i] : ((const uint64_t *)c->data)[i];
+}
 
 /* host table with random payloads; keys filled by the caller */
 static void host_table(gj_dtable *t, uint64_t rows, int kw, int np, const int *pw)
@@ -335,6 +339,55 @@ static void test_gpu_2p20_generated(void **state)
         assert_int_equal(gj_dtable_download(&dr, &hr, NULL), GJ_OK);
         assert_int_equal(gj_dtable_download(&ds, &hs, NULL), GJ_OK);
         check_all(&hr, &hs, UINT64_MAX);
+        gj_htable_free(&hr);
+        gj_htable_free(&hs);
+        gj_dtable_free(&dr);
+        gj_dtable_free(&ds);
+    }
+}
+
+/* Sides already in key order (workload r_sorted, s_sorted: a table stored
+ * by its key): SMJ sees it in its min/max pass and merges that side in
+ * place (operators/join_api.cu run_smj). R only, S only, both; the dense
+ * write (match ratio 1), the compacting one, Zipf runs, 8-byte keys with
+ * high bits, many-to-many; then keys in order but for the last two rows
+ * (one descent: the side must be sorted after all). */
+static void test_gpu_sides_in_order(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    const struct { int rs, ss, kb; double match, zipf; uint64_t out, off; } c[] = {
+        {1, 0, 4, 1, 0, 0, 0}, {0, 1, 4, 1, 0, 0, 0}, {1, 1, 4, 1, 0, 0, 0}, {0, 1, 4, 0.3, 0, 0, 0},
+        {1, 1, 4, 0.3, 1.2, 0, 0}, {1, 1, 8, 0.6, 0, 0, 0xF000000000000000ULL}, {1, 1, 4, 1, 0, 3000000, 0},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        gj_workload w;
+        gj_dtable dr, ds, hr, hs;
+        gj_workload_default(&w, GJ_OP_JOIN);
+        w.r_rows = 100003;
+        w.s_rows = 300007;
+        w.key_bytes = c[i].kb;
+        w.payload_bytes = c[i].kb;
+        w.match_ratio = c[i].match;
+        w.zipf = c[i].zipf;
+        w.out_rows = c[i].out;
+        w.r_sorted = c[i].rs;
+        w.s_sorted = c[i].ss;
+        assert_int_equal(gj_join_generate(&w, 60 + i, c[i].off, &dr, &ds, NULL), GJ_OK);
+        assert_int_equal(gj_dtable_download(&dr, &hr, NULL), GJ_OK);
+        assert_int_equal(gj_dtable_download(&ds, &hs, NULL), GJ_OK);
+        for (uint64_t k = 1; k < hr.rows && c[i].rs; k++) /* the generator sorted them */
+            assert_true(hget(&hr.key, k - 1) <= hget(&hr.key, k));
+        check_all(&hr, &hs, c[i].out || c[i].match < 1 ? UINT64_MAX : w.s_rows);
+        if (i == 2) { /* both in order but for their last two rows */
+            for (int side = 0; side < 2; side++) {
+                gj_dtable *t = side ? &hs : &hr;
+                uint64_t a = hget(&t->key, t->rows - 2), b = hget(&t->key, t->rows - 1);
+                hset(&t->key, t->rows - 2, b);
+                hset(&t->key, t->rows - 1, a);
+            }
+            check_all(&hr, &hs, w.s_rows);
+        }
         gj_htable_free(&hr);
         gj_htable_free(&hs);
         gj_dtable_free(&dr);
@@ -669,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_gpu_structured_keys),
         cmocka_unit_test(test_gpu_2p20_generated),
         cmocka_unit_test(test_gpu_zipf),
+        cmocka_unit_test(test_gpu_sides_in_order),
         cmocka_unit_test(test_gpu_smj_msd_paths),
         cmocka_unit_test(test_gpu_many_to_many),
         cmocka_unit_test(test_gpu_wide_keys_and_payloads),

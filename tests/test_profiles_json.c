@@ -261,8 +261,13 @@ static void rnd_workload(gj_workload *w)
     w->n_aggs = 1 + (int)(rnd() % GJ_MAX_AGGS);
     for (int i = 0; i < w->n_aggs; i++) w->aggs[i] = (gj_agg)(rnd() % GJ_AGG_KINDS);
     w->sorted_output = (int)(rnd() % 2);
-    if (w->op == GJ_OP_JOIN) w->s_run = rnd() % 2 ? 0 : 1 + (double)(rnd() % 100000) / 7.0;
-    else w->sorted_keys = (int)(rnd() % 2);
+    if (w->op == GJ_OP_JOIN) {
+        w->s_run = rnd() % 2 ? 0 : 1 + (double)(rnd() % 100000) / 7.0;
+        w->r_sorted = (int)(rnd() % 2);
+        w->s_sorted = (int)(rnd() % 2);
+    } else {
+        w->sorted_keys = (int)(rnd() % 2);
+    }
 }
 
 static void assert_workloads_equal(const gj_workload *a, const gj_workload *b)
@@ -281,6 +286,8 @@ static void assert_workloads_equal(const gj_workload *a, const gj_workload *b)
     assert_int_equal(a->sorted_output, b->sorted_output);
     assert_memory_equal(&a->s_run, &b->s_run, sizeof a->s_run);
     assert_int_equal(a->sorted_keys, b->sorted_keys);
+    assert_int_equal(a->r_sorted, b->r_sorted);
+    assert_int_equal(a->s_sorted, b->s_sorted);
 }
 
 static void test_workload_round_trip_exact(void **state)
