@@ -36,7 +36,7 @@ static void help(void)
            "(Ctrl-C) resumes where it stopped. Grid file format: validate/VALIDATE.md.\n"
            "\n"
            "flags:\n"
-           "  --grid G      default (142 workloads, mostly 2^24-2^26-row joins and group-bys, some of\n"
+           "  --grid G      default (148 workloads, mostly 2^24-2^26-row joins and group-bys, some of\n"
            "                TPC-H's sizes; about a minute on an H200), quick (17 workloads at 2^22\n"
            "                rows), or a JSON grid file;\n"
            "                default: default\n"

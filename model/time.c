@@ -836,6 +836,14 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
                             : 0;
         if (impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR) {
             if (w->out_rows) stream += S * kb; /* many-to-many: lower and upper bound */
+            /* each S row gallops into its tile's R window: a 32-byte sector
+             * of R's keys a row from the L1, at its random rate (H200,
+             * session 11: the match took 1.35 ms on W1 and 0.32 on TPC-H
+             * Q5's lineitem join, 60 M S rows; beyond the bytes at B_G
+             * both are 3.5 ps an S row, bw_l1_rand / 32 gives 3.4). Kind
+             * hash: tune scales it apart from the streams. */
+            term(a, GJ_TERM_HASH, "merge searches (a sector of R's keys a row, L1)",
+                 S / (hw->bw_l1_rand / 32 * GB), 0);
         }
         double sec = stream / (hw->bw_seq * GB);
         term(a, sec >= onchip ? GJ_TERM_SEQ : GJ_TERM_HASH, "stream transformed keys, write matches",

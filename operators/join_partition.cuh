@@ -252,13 +252,27 @@ __global__ __launch_bounds__(THREADS) void minmax_kernel(const K *k, unsigned lo
     __shared__ typename BR::TempStorage tmp;
     u64 lo = ~0ULL, hi = 0;
     bool down = false; /* a key below the one before it (descent != NULL) */
-    for (u64 i = blockIdx.x * (u64)THREADS + threadIdx.x; i < n; i += (u64)gridDim.x * THREADS) {
-        u64 v = (u64)k[i * stride];
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-        if (descent && i > 0 && v < (u64)k[(i - 1) * stride]) down = true;
+    if (stride == 1) { /* four consecutive keys a thread, their loads in flight together */
+        for (u64 i = 4 * (blockIdx.x * (u64)THREADS + threadIdx.x); i < n; i += 4 * (u64)gridDim.x * THREADS) {
+            u64 v[4], before = i > 0 ? (u64)k[i - 1] : 0;
+#pragma unroll
+            for (int q = 0; q < 4; q++) v[q] = q == 0 || i + q < n ? (u64)k[i + q] : v[q - 1]; /* past n: the last */
+#pragma unroll
+            for (int q = 0; q < 4; q++) {
+                lo = v[q] < lo ? v[q] : lo;
+                hi = v[q] > hi ? v[q] : hi;
+                down |= (q ? v[q - 1] : before) > v[q];
+            }
+        }
+    } else {
+        for (u64 i = blockIdx.x * (u64)THREADS + threadIdx.x; i < n; i += (u64)gridDim.x * THREADS) {
+            u64 v = (u64)k[i * stride];
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+            if (i > 0 && v < (u64)k[(i - 1) * stride]) down = true;
+        }
     }
-    if (down) *descent = 1;
+    if (descent && down) *descent = 1;
     u64 blo = BR(tmp).Reduce(lo, MinOp());
     __syncthreads();
     u64 bhi = BR(tmp).Reduce(hi, MaxOp());

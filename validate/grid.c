@@ -115,7 +115,14 @@ static const char DEFAULT_GRID[] =
     /* rows in key order (workload sorted_keys: a table stored by its key,
      * TPC-H's lineitem for Q18's group-by): SGB-* skip their sorts */
     "{\"name\":\"gb-ordered\",\"base\":{" GB(67108864, 4096, 4, "[\"sum\"]") ",\"sorted_keys\":true},"
-    "\"param\":\"groups\",\"values\":[1024,65536,1048576,16777216]}"
+    "\"param\":\"groups\",\"values\":[1024,65536,1048576,16777216]},"
+    /* join sides in key order (workload r_sorted, s_sorted: TPC-H's orders
+     * and lineitem by order key): SMJ-* merge them in place. S 4 rows a
+     * key as lineitem's order keys; then both sides */
+    "{\"name\":\"join-sorted-s\",\"base\":{" JOIN(16777216, 67108864, 4) ",\"s_sorted\":true},"
+    "\"param\":\"match_ratio\",\"values\":[0.03,0.3,1.0]},"
+    "{\"name\":\"join-sorted-both\",\"base\":{" JOIN(33554432, 33554432, 4) ",\"r_sorted\":true,"
+    "\"s_sorted\":true},\"param\":\"match_ratio\",\"values\":[0.1,0.5,1.0]}"
     "]}";
 
 static const char QUICK_GRID[] =

@@ -233,7 +233,8 @@ def mean_run(path, cols):
 
 def keys_in_order(path, cols):
     """Whether a GJCOLS01 file's key column is non-decreasing as unsigned
-    integers (the workload's sorted_keys: SGB-* skip their sorts)."""
+    integers (the workload's sorted_keys: SGB-* skip their sorts; r_sorted,
+    s_sorted: SMJ-* leave that side unsorted)."""
     with open(path, "rb") as f:
         rows, ncols, _ = struct.unpack("<QII", f.read(24)[8:24])
     if rows < 2:
@@ -285,8 +286,10 @@ def do_join(con, op, out, reps):
     in_bytes = r_rows * width_sum(rcols) + s_rows * width_sum(scols)
     out_bytes = o_rows * width_sum(ocols)
     s_run = mean_run(os.path.join(out, f"{n}.s.gjc"), scols)
+    r_sorted = keys_in_order(os.path.join(out, f"{n}.r.gjc"), rcols)
+    s_sorted = keys_in_order(os.path.join(out, f"{n}.s.gjc"), scols)
     return dict(r_rows=r_rows, s_rows=s_rows, out_rows=o_rows, r_unique=(r_distinct == r_rows),
-                s_run=s_run,
+                s_run=s_run, r_sorted=r_sorted, s_sorted=s_sorted,
                 match_ratio=(s_matched / s_rows if s_rows else 0.0),
                 key_bytes=TYPES[rcols[0][1]][2], r_payloads=len(rp), s_payloads=len(sp),
                 r_file=f"{n}.r.gjc", s_file=f"{n}.s.gjc", expect_file=f"{n}.expect.gjc",

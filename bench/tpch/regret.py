@@ -32,6 +32,8 @@ def workload_flags(op):
             f += ["--out-rows", str(max(1, op["out_rows"]))]
         if op.get("s_run", 1) > 1.05:
             f += ["--s-run", f"{op['s_run']:.4g}"]
+        f += ["--r-sorted"] if op.get("r_sorted") else []
+        f += ["--s-sorted"] if op.get("s_sorted") else []
         return f
     pay = [c for c in op["in_columns"][1:]]
     pb = WIDTH[pay[0][1]] if pay else 4

@@ -75,6 +75,8 @@ def main():
                 base += ["--out-rows", str(max(1, op["out_rows"]))]
             if op.get("s_run", 1) > 1.05:  # S clustered by its key (export.py mean_run)
                 base += ["--s-run", f"{op['s_run']:.4g}"]
+            base += ["--r-sorted"] if op.get("r_sorted") else []  # a side in key order (export.py keys_in_order)
+            base += ["--s-sorted"] if op.get("s_sorted") else []
             impls = JOIN_IMPLS
         else:
             base = [a.bin, "run", "groupby", "--file", d("in_file"), "--aggs", op["aggs"],
