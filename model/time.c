@@ -743,6 +743,20 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
     }
 }
 
+/* S's average run of equal keys in its row order: w->s_run, or, S in key
+ * order (w->s_sorted), |S| over its distinct keys (uniform foreign keys
+ * over |R| keys: |R| (1 - e^(-|S|/|R|)) of them; Zipf: fewer, so at least
+ * that), whichever is longer. */
+static double s_run_eff(const gj_workload *w)
+{
+    double run = fmax(1, w->s_run);
+    if (w->s_sorted && w->r_rows > 0 && w->s_rows > 0) {
+        const double R = (double)w->r_rows, S = (double)w->s_rows;
+        run = fmax(run, S / fmax(1, R * -expm1(-S / R)));
+    }
+    return run;
+}
+
 static void join_model(gj_impl impl, const gj_workload *w, acc *a)
 {
     const gj_hw *hw = a->hw;
@@ -814,9 +828,9 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
          * served by the L1 of every SM (one 8-byte access at the on-chip
          * random rate), then L2, then HBM. */
         double h1 = table <= hw->l1_bytes / 2 ? 1 : gj_hit_fraction(R, hw->l1_bytes / 2 / 32, w->zipf);
-        /* S's rows in runs of equal keys (w->s_run): a run's probes after
+        /* S's rows in runs of equal keys (w->s_run, or S in key order): a run's probes after
          * its first find the slot in the L1 */
-        h1 = fmax(h1, 1 - 1 / fmax(1, w->s_run));
+        h1 = fmax(h1, 1 - 1 / s_run_eff(w));
         double h2 = fmax(h1, fmax(fmin(1, hw->l2_bytes / 2 / table),
                                   gj_hit_fraction(R, hw->l2_bytes / 2 / 32, w->zipf)));
         term(a, GJ_TERM_HASH, "hash-table probes",
@@ -898,7 +912,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         /* in probe order (NPHJ; PHJ-UR's partitions keep S's order), S's
          * runs of equal keys read the same R row: 32 / run lines a warp */
         const int probe_order = impl == GJ_IMPL_NPHJ || impl == GJ_IMPL_PHJ_UR;
-        const double u = probe_order ? fmax(1, 32 / fmax(1, w->s_run)) : 32;
+        const double u = probe_order ? fmax(1, 32 / s_run_eff(w)) : 32;
         /* SMJ-UR with a side in key order (left as it is): its rows come in
          * the merge's order, its gathers clustered */
         const int smj = impl == GJ_IMPL_SMJ_UR;
