@@ -743,18 +743,17 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
     }
 }
 
-/* S's average run of equal keys in its row order: w->s_run, or, S in key
- * order (w->s_sorted), |S| over its distinct keys (uniform foreign keys
- * over |R| keys: |R| (1 - e^(-|S|/|R|)) of them; Zipf: fewer, so at least
- * that), whichever is longer. */
+/* S's average run of equal keys in its row order: w->s_run when given;
+ * else, S in key order (w->s_sorted), |S| over its distinct keys, taken to
+ * be foreign keys drawn uniformly from R's |R| keys (as the generator's:
+ * |R| (1 - e^(-|S|/|R|)) of them). Real probe sides also hold keys R does
+ * not (TPC-H's lineitem: runs of 4 against a filtered orders): s_run says
+ * so. */
 static double s_run_eff(const gj_workload *w)
 {
-    double run = fmax(1, w->s_run);
-    if (w->s_sorted && w->r_rows > 0 && w->s_rows > 0) {
-        const double R = (double)w->r_rows, S = (double)w->s_rows;
-        run = fmax(run, S / fmax(1, R * -expm1(-S / R)));
-    }
-    return run;
+    if (w->s_run > 1 || !w->s_sorted || !w->r_rows || !w->s_rows) return fmax(1, w->s_run);
+    const double R = (double)w->r_rows, S = (double)w->s_rows;
+    return fmax(1, S / fmax(1, R * -expm1(-S / R)));
 }
 
 static void join_model(gj_impl impl, const gj_workload *w, acc *a)
