@@ -587,7 +587,7 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
     } else if ((impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) && bits == 0) {
         s_owned = r_owned = 0; /* one partition: neither side is transformed */
     } else {
-        /* SMJ leaves a side in key order as it is (smj_in_place) */
+        /* SMJ leaves a side in key order as it is (operators/join_api.cu run_smj) */
         const int smj = impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR, b = smj ? kbits : bits;
         r_owned = !(smj && w->r_sorted);
         s_owned = !(smj && w->s_sorted);

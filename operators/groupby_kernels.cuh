@@ -900,8 +900,8 @@ __device__ __forceinline__ void flush_trailing(const GbSpec &s, int j, uint32_t 
  * touches the group), the others combined atomically as k_sorted_reduce
  * does. Keys read twice, payloads once; k_sorted_reduce's path reads and
  * writes 20 bytes a row more for 4-byte keys. Warps go their own ways (no
- * block barrier): tiles of a block's rows, with a block scan, ran 1.3x
- * slower (H200: bench/RESULTS.md). */
+ * block barrier, no shared memory): tiles of a block's rows with a block
+ * scan measured the same, within 5% (H200: bench/RESULTS.md, session 11). */
 template <typename K>
 __device__ __forceinline__ void inorder_keys(const K *k, uint64_t lo, uint64_t n, bool vec, K (&key)[PolicySorted::ITEMS],
                                              K &before)

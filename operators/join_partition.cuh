@@ -254,7 +254,7 @@ __global__ __launch_bounds__(THREADS) void minmax_kernel(const K *k, unsigned lo
     bool down = false; /* a key below the one before it (descent != NULL) */
     if (stride == 1) { /* four consecutive keys a thread, their loads in flight together */
         for (u64 i = 4 * (blockIdx.x * (u64)THREADS + threadIdx.x); i < n; i += 4 * (u64)gridDim.x * THREADS) {
-            u64 v[4], before = i > 0 ? (u64)k[i - 1] : 0;
+            u64 v[4], before = descent && i > 0 ? (u64)k[i - 1] : 0;
 #pragma unroll
             for (int q = 0; q < 4; q++) v[q] = q == 0 || i + q < n ? (u64)k[i + q] : v[q - 1]; /* past n: the last */
 #pragma unroll
@@ -269,7 +269,7 @@ __global__ __launch_bounds__(THREADS) void minmax_kernel(const K *k, unsigned lo
             u64 v = (u64)k[i * stride];
             lo = v < lo ? v : lo;
             hi = v > hi ? v : hi;
-            if (i > 0 && v < (u64)k[(i - 1) * stride]) down = true;
+            if (descent && i > 0 && v < (u64)k[(i - 1) * stride]) down = true;
         }
     }
     if (descent && down) *descent = 1;
