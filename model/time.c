@@ -756,6 +756,18 @@ static double s_run_eff(const gj_workload *w)
     return fmax(1, S / fmax(1, R * -expm1(-S / R)));
 }
 
+/* S's average run of equal keys in key order (SMJ's merge order): its
+ * rows over its distinct keys, foreign keys drawn uniformly from a domain
+ * of D keys (|R|; many-to-many: |R||S|/out) having D (1 - e^(-|S|/D)) of
+ * them, or S's runs in its own order if longer. */
+static double key_run(const gj_workload *w)
+{
+    const double R = (double)w->r_rows, S = (double)w->s_rows;
+    if (R <= 0 || S <= 0) return s_run_eff(w);
+    const double D = w->out_rows ? fmax(1, R * S / (double)w->out_rows) : R;
+    return fmax(s_run_eff(w), S / fmax(1, D * -expm1(-S / D)));
+}
+
 static void join_model(gj_impl impl, const gj_workload *w, acc *a)
 {
     const gj_hw *hw = a->hw;
@@ -911,10 +923,13 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         /* in probe order (NPHJ; PHJ-UR's partitions keep S's order), S's
          * runs of equal keys read the same R row: 32 / run lines a warp */
         const int probe_order = impl == GJ_IMPL_NPHJ || impl == GJ_IMPL_PHJ_UR;
-        const double u = probe_order ? fmax(1, 32 / s_run_eff(w)) : 32;
+        /* SMJ-UR's output comes in key order: S's rows of one key read the
+         * same R row (v35 grid: with S in key order at match ratio 1, 4 rows
+         * a key, SMJ-UR was predicted 53% over at 32 lines a warp) */
+        const int smj = impl == GJ_IMPL_SMJ_UR;
+        const double u = fmax(1, 32 / (probe_order ? s_run_eff(w) : smj ? key_run(w) : 1));
         /* SMJ-UR with a side in key order (left as it is): its rows come in
          * the merge's order, its gathers clustered */
-        const int smj = impl == GJ_IMPL_SMJ_UR;
         if (pr && smj && w->r_sorted) gather_clustered(a, "gathers of R columns (in key order)", M * pr, pb);
         else if (pr) gather(a, "random gathers of R columns", M * pr, pb, R, u, w->zipf);
         if (ps) {
