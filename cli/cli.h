@@ -30,6 +30,9 @@ int gj_cli_parse_double(const char *s, double *out);
 /* Integer in [lo, hi], whole string. 0 / -1. */
 int gj_cli_parse_int(const char *s, long lo, long hi, long *out);
 
+/* Which join sides a workload says are in key order: "R and S", "R", "S",
+ * or NULL for neither (r_sorted, s_sorted). */
+const char *gj_cli_sorted_sides(const gj_workload *w);
 /* Print "gjadvise <cmd>: --flag=value: allowed ..." and return GJ_EXIT_USAGE. */
 int gj_cli_bad(const char *cmd, const char *flag, const char *value, const char *allowed);
 /* Print "gjadvise <cmd>: <what>: <library message or errstr>" and map the

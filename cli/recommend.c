@@ -76,9 +76,8 @@ static void describe(const gj_workload *w, char *buf, size_t n)
         else
             l += snprintf(buf + l, n - (size_t)l, "match ratio %.3g, zipf %.2g", w->match_ratio, w->zipf);
         if (w->s_run > 1 && l < (int)n) l += snprintf(buf + l, n - (size_t)l, ", S in runs of %.3g keys", w->s_run);
-        if ((w->r_sorted || w->s_sorted) && l < (int)n)
-            snprintf(buf + l, n - (size_t)l, ", %s in key order",
-                     w->r_sorted && w->s_sorted ? "R and S" : w->r_sorted ? "R" : "S");
+        if (gj_cli_sorted_sides(w) && l < (int)n)
+            snprintf(buf + l, n - (size_t)l, ", %s in key order", gj_cli_sorted_sides(w));
     } else {
         int l = snprintf(buf, n, "group-by %s rows, %s groups, %d-byte keys, aggregates",
                          fmt_rows(w->rows, a, sizeof a), fmt_rows(w->groups, b, sizeof b),

@@ -473,8 +473,7 @@ int gj_cli_run_join(int argc, char **argv)
                (unsigned long long)o.w.r_rows, (unsigned long long)o.w.s_rows, o.w.key_bytes,
                o.w.r_payloads, o.w.s_payloads, o.w.payload_bytes, o.w.match_ratio, o.w.zipf);
         if (o.w.s_run > 1) printf(", S in runs of %g keys", o.w.s_run);
-        if (o.w.r_sorted || o.w.s_sorted)
-            printf(", %s in key order", o.w.r_sorted && o.w.s_sorted ? "R and S" : o.w.r_sorted ? "R" : "S");
+        if (gj_cli_sorted_sides(&o.w)) printf(", %s in key order", gj_cli_sorted_sides(&o.w));
         printf("\n");
         printf("%s%s; %s\n", gj_impl_name(impl), o.impl < 0 ? " (the advisor's choice)" : "", note);
         printf("%-12s %12s %12s\n", "phase", "measured_ms", "predicted_ms");

@@ -253,3 +253,9 @@ void gj_cli_log_exec(gj_db *db, const gj_profile *p, const gj_workload *w, gj_im
     if (gj_db_exec_log(db, &r, &ctx) != GJ_OK)
         fprintf(stderr, "gjadvise: note: run not logged: %s\n", ctx.msg);
 }
+
+const char *gj_cli_sorted_sides(const gj_workload *w)
+{
+    if (!w->r_sorted && !w->s_sorted) return NULL;
+    return w->r_sorted && w->s_sorted ? "R and S" : w->r_sorted ? "R" : "S";
+}
