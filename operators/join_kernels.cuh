@@ -684,6 +684,7 @@ __global__ __launch_bounds__(THREADS, WRITE ? 1 : 2048 / THREADS) void smj_match
     const u64 a = s0 + (u64)threadIdx.x * IPT, b = min(s1, a + IPT);
     u64 c = 0, r_first = 0;
     int many = 0;
+    K kk[IPT]; /* the lane's S keys */
     if (a < b) {
         /* the lane's IPT consecutive S keys and first[] entries in 16-byte
          * vector accesses when whole and aligned (a scalar store a row wrote
@@ -692,8 +693,7 @@ __global__ __launch_bounds__(THREADS, WRITE ? 1 : 2048 / THREADS) void smj_match
          * match 0.32 -> 0.20 ms, bench/RESULTS.md). The count pass keeps 8
          * blocks an SM (40 registers, 6 blocks: W1's match 1.37 -> 1.46). */
         static_assert(IPT % 4 == 0, "vector accesses of 4 rows");
-        const bool vec = b - a == IPT && !((uintptr_t)(sk + a) & 15);
-        K kk[IPT];
+        const bool vec = b - a == IPT && !((uintptr_t)(sk + a) & 15) && !((uintptr_t)(first + a) & 15);
         uint32_t fr[IPT];
         if (vec) {
 #pragma unroll
@@ -737,11 +737,13 @@ __global__ __launch_bounds__(THREADS, WRITE ? 1 : 2048 / THREADS) void smj_match
         u64 o = cnt_off[blockIdx.x] + pre;
         if (c) {
             u64 r = r_first;
-            for (u64 s = a; s < b; s++) {
-                K k = sk[s];
+#pragma unroll
+            for (int i = 0; i < IPT; i++) { /* the keys the count above loaded */
+                if (a + i >= b) break;
+                const K k = kk[i];
                 r = gallop<K>(rk, r, w_hi, k);
                 for (u64 q = r; q < w_hi && __ldg(rk + q) == k; q++)
-                    emit_row<K>(e, o++, k, (uint32_t)q, (uint32_t)s);
+                    emit_row<K>(e, o++, k, (uint32_t)q, (uint32_t)(a + i));
             }
         }
     }
