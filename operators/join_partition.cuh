@@ -198,6 +198,176 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     }
 }
 
+/* ---- the scatter with its input in flight (Hopper bulk copies) ----------
+ * part_scatter_kernel waits for each tile's values after its ranking: one
+ * block an SM runs load, rank and store one after the other. Here a tile's
+ * keys and value columns arrive in shared memory by bulk copies
+ * (cp.async.bulk, the TMA's one-dimensional form) issued two tiles ahead
+ * into two buffers, so the reads stream while the block ranks and stores;
+ * the values go from the buffer straight to their staged rows (no value
+ * registers). Full tiles only, on 16-byte aligned columns (the launcher
+ * checks; a last partial tile is read by the threads). Same ranking,
+ * staging and order as part_scatter_kernel, so the same output. */
+__device__ __forceinline__ uint32_t smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+
+__device__ __forceinline__ void mbar_init(unsigned long long *bar)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(bar)) : "memory");
+}
+
+/* one thread: the barrier's expected bytes, and the copies that bring them */
+__device__ __forceinline__ void mbar_expect(unsigned long long *bar, uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes)
+                 : "memory");
+}
+
+__device__ __forceinline__ void bulk_load(void *dst, const void *src, uint32_t bytes, unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     smem_addr(dst)),
+                 "l"(src), "r"(bytes), "r"(smem_addr(bar))
+                 : "memory");
+}
+
+__device__ __forceinline__ void mbar_wait(unsigned long long *bar, uint32_t parity)
+{
+    uint32_t ok = 0;
+    do {
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}"
+                     : "=r"(ok)
+                     : "r"(smem_addr(bar)), "r"(parity)
+                     : "memory");
+    } while (!ok);
+}
+
+/* The shared memory of part_scatter_tma_kernel: two input buffers of a
+ * tile's keys and value sources (PV_PACK: two 4-byte columns; PV_COPY: one
+ * V column; PV_IOTA: none), then PartSmem (ranking, staging). */
+template <typename K, typename V, int MODE, int THREADS, int ITEMS>
+struct PartTma {
+    enum { TILE = THREADS * ITEMS };
+    static constexpr size_t A = MODE == PV_PACK ? 4 : MODE == PV_COPY ? sizeof(V) : 0; /* bytes a row */
+    static constexpr size_t B = MODE == PV_PACK ? 4 : 0;
+    static constexpr size_t BUF = (size_t)TILE * (sizeof(K) + A + B);
+    static constexpr size_t STAGE = (sizeof(PartSmem<K, V, THREADS, ITEMS>) + 15) / 16 * 16;
+    static constexpr size_t BYTES = 2 * BUF + STAGE;
+    static_assert(TILE * sizeof(K) % 16 == 0 && TILE * A % 16 == 0, "bulk copies of whole 16-byte units");
+};
+
+template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false>
+__global__ __launch_bounds__(THREADS, MINB) void part_scatter_tma_kernel(
+    const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ va,
+    const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, unsigned long long n, int lo,
+    uint32_t mask, const uint32_t *__restrict__ offs, uint32_t tiles)
+{
+    typedef PartTma<K, V, MODE, THREADS, ITEMS> L;
+    enum { TILE = L::TILE };
+    typedef cub::BlockRadixRankMatchEarlyCounts<THREADS, 8, false> Rank;
+    typedef PartSmem<K, V, THREADS, ITEMS> Smem;
+    static_assert(Rank::BINS_TRACKED_PER_THREAD == 1, "one bin per thread");
+    extern __shared__ __align__(128) unsigned char tma_smem[];
+    __shared__ uint32_t off[256];
+    __shared__ __align__(8) unsigned long long bar[2];
+    Smem &u = *reinterpret_cast<Smem *>(tma_smem + 2 * L::BUF);
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const PartDigit<K> dig = {lo, mask};
+    const uint32_t wbase = warp * (ITEMS * 32) + lane;
+    const unsigned long long full = n / TILE; /* tiles below are whole */
+    /* buffer s: keys, then the value sources */
+    auto kbuf = [&](int s) { return reinterpret_cast<K *>(tma_smem + s * L::BUF); };
+    auto abuf = [&](int s) { return tma_smem + s * L::BUF + (size_t)TILE * sizeof(K); };
+    auto bbuf = [&](int s) { return tma_smem + s * L::BUF + (size_t)TILE * (sizeof(K) + L::A); };
+    auto issue = [&](unsigned long long t, int s) { /* one thread */
+        const unsigned long long r = t * TILE;
+        mbar_expect(&bar[s], (uint32_t)(TILE * (sizeof(K) + L::A + L::B)));
+        bulk_load(kbuf(s), kin + r, TILE * sizeof(K), &bar[s]);
+        if (MODE == PV_COPY) bulk_load(abuf(s), vin + r, TILE * sizeof(V), &bar[s]);
+        if (MODE == PV_PACK) {
+            bulk_load(abuf(s), va + r, TILE * 4, &bar[s]);
+            bulk_load(bbuf(s), vb + r, TILE * 4, &bar[s]);
+        }
+    };
+    if (tid == 0) {
+        mbar_init(&bar[0]);
+        mbar_init(&bar[1]);
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        for (int s = 0; s < 2; s++)
+            if (blockIdx.x + (unsigned long long)s * gridDim.x < full) issue(blockIdx.x + (unsigned long long)s * gridDim.x, s);
+    }
+    __syncthreads();
+    uint32_t it = 0;
+    for (unsigned long long t = blockIdx.x; t < tiles; t += gridDim.x, it++) {
+        const int s = it & 1;
+        const unsigned long long tbase = t * TILE;
+        const unsigned long long left = n - tbase;
+        const uint32_t valid = left < TILE ? (uint32_t)left : (uint32_t)TILE;
+        K *kb = kbuf(s);
+        if (t < full) {
+            mbar_wait(&bar[s], (it >> 1) & 1);
+        } else { /* the last, partial tile: the threads read it */
+            for (uint32_t p = tid; p < valid; p += THREADS) {
+                kb[p] = kin[tbase + p];
+                if (MODE == PV_COPY) reinterpret_cast<V *>(abuf(s))[p] = vin[tbase + p];
+                if (MODE == PV_PACK) {
+                    reinterpret_cast<uint32_t *>(abuf(s))[p] = va[tbase + p];
+                    reinterpret_cast<uint32_t *>(bbuf(s))[p] = vb[tbase + p];
+                }
+            }
+            __syncthreads();
+        }
+        const uint32_t goff = tid <= (int)mask ? offs[(unsigned long long)tid * tiles + t] : 0;
+        K keys[ITEMS];
+        int ranks[ITEMS];
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const uint32_t p = wbase + i * 32;
+            keys[i] = p < valid ? (HASH ? gjh::hash_key(kb[p]) : kb[p]) : ~(K)0; /* padding ranks last */
+        }
+        int prefix[1];
+        Rank(u.rank).RankKeys(keys, ranks, dig, prefix);
+        if (tid <= (int)mask) off[tid] = goff - (uint32_t)prefix[0];
+        __syncthreads(); /* ranking storage -> staging */
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) u.k[ranks[i]] = keys[i];
+        __syncthreads();
+        uint32_t dst[ITEMS];
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const uint32_t p = tid + i * THREADS;
+            if (p < valid) {
+                const K k = u.k[p];
+                dst[i] = off[dig.Digit(k)] + p;
+                kout[dst[i]] = k;
+            }
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const uint32_t p = wbase + i * 32;
+            V v;
+            if (MODE == PV_IOTA) v = (V)(tbase + p);
+            else if (MODE == PV_COPY) v = reinterpret_cast<const V *>(abuf(s))[p];
+            else
+                v = (V)((unsigned long long)reinterpret_cast<const uint32_t *>(abuf(s))[p] |
+                        ((unsigned long long)reinterpret_cast<const uint32_t *>(bbuf(s))[p] << 32));
+            u.v[ranks[i]] = v;
+        }
+        __syncthreads(); /* buffer s read: refill it two tiles ahead */
+        if (tid == 0 && t + 2ull * gridDim.x < full) {
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            issue(t + 2ull * gridDim.x, s);
+        }
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const uint32_t p = tid + i * THREADS;
+            if (p < valid) vout[dst[i]] = u.v[p];
+        }
+        __syncthreads();
+    }
+}
+
 /* Partition starts of keys partitioned on bits [lo, lo + log2(mask + 1))
  * (the stable radix order above): start[p] = first row whose
  * (key >> lo) & mask >= p, for p in [0, P], so start[P] = n. One binary

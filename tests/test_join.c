@@ -610,8 +610,10 @@ static void test_gpu_small_build_side(void **state)
 
 /* one case: n keys (random, or all with the same low `bits` bits when
  * one_part), values per mode; GPU result against a CPU stable partition,
- * then CUB's sort (use_cub) against the same */
-static void part_case(int kw, int mode, uint64_t n, int bits, int one_part)
+ * then CUB's sort (use_cub) against the same. shift: the input columns
+ * start one row into their allocations (not 16-byte aligned: the scatter
+ * without bulk copies). */
+static void part_case_at(int kw, int mode, uint64_t n, int bits, int one_part, int shift)
 {
     const int vw = mode == GJ_PART_IOTA || mode == GJ_PART_COPY4 ? 4 : 8;
     const int aw = mode == GJ_PART_COPY8 ? 8 : 4;
@@ -646,27 +648,29 @@ static void part_case(int kw, int mode, uint64_t n, int bits, int one_part)
         if (vw == 4) ((uint32_t *)ev)[o] = (uint32_t)v;
         else ((uint64_t *)ev)[o] = v;
     }
-    assert_int_equal(cudaMalloc(&dk, n * kw + 1), cudaSuccess);
-    assert_int_equal(cudaMalloc(&da, n * aw + 1), cudaSuccess);
-    assert_int_equal(cudaMalloc(&db, n * 4 + 1), cudaSuccess);
+    assert_int_equal(cudaMalloc(&dk, (n + 1) * kw), cudaSuccess);
+    assert_int_equal(cudaMalloc(&da, (n + 1) * aw), cudaSuccess);
+    assert_int_equal(cudaMalloc(&db, (n + 1) * 4), cudaSuccess);
+    unsigned char *ik = (unsigned char *)dk + shift * kw, *ia = (unsigned char *)da + shift * aw,
+                  *ib = (unsigned char *)db + shift * 4;
     assert_int_equal(cudaMalloc(&dko, n * kw + 1), cudaSuccess);
     assert_int_equal(cudaMalloc(&dvo, n * vw + 1), cudaSuccess);
-    assert_int_equal(cudaMemcpy(dk, k, n * kw, cudaMemcpyHostToDevice), cudaSuccess);
-    assert_int_equal(cudaMemcpy(da, a, n * aw, cudaMemcpyHostToDevice), cudaSuccess);
-    assert_int_equal(cudaMemcpy(db, b, n * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(ik, k, n * kw, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(ia, a, n * aw, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(ib, b, n * 4, cudaMemcpyHostToDevice), cudaSuccess);
     for (int use_cub = 0; use_cub < 2; use_cub++) {
         /* poison: every output row must be written */
         assert_int_equal(cudaMemset(dko, 0xa5, n * kw), cudaSuccess);
         assert_int_equal(cudaMemset(dvo, 0xa5, n * vw), cudaSuccess);
-        int rc = gj_join_partition(kw, dk, dko, mode, da, db, dvo, n, bits, use_cub, NULL, ctx);
+        int rc = gj_join_partition(kw, ik, dko, mode, ia, ib, dvo, n, bits, use_cub, NULL, ctx);
         if (rc != GJ_OK) fprintf(stderr, "gj_join_partition: %s\n", gj_ctx_errmsg(ctx));
         assert_int_equal(rc, GJ_OK);
         assert_int_equal(cudaMemcpy(gk, dko, n * kw, cudaMemcpyDeviceToHost), cudaSuccess);
         assert_int_equal(cudaMemcpy(gv, dvo, n * vw, cudaMemcpyDeviceToHost), cudaSuccess);
         int ok = memcmp(gk, ek, n * kw) == 0 && memcmp(gv, ev, n * vw) == 0;
         if (!ok)
-            fprintf(stderr, "partition %s kw=%d mode=%d n=%llu bits=%d one_part=%d: wrong\n",
-                    use_cub ? "CUB" : "custom", kw, mode, (unsigned long long)n, bits, one_part);
+            fprintf(stderr, "partition %s kw=%d mode=%d n=%llu bits=%d one_part=%d shift=%d: wrong\n",
+                    use_cub ? "CUB" : "custom", kw, mode, (unsigned long long)n, bits, one_part, shift);
         assert_true(ok);
     }
     cudaFree(dk);
@@ -683,6 +687,11 @@ static void part_case(int kw, int mode, uint64_t n, int bits, int one_part)
     free(gk);
     free(gv);
     free(cnt);
+}
+
+static void part_case(int kw, int mode, uint64_t n, int bits, int one_part)
+{
+    part_case_at(kw, mode, n, bits, one_part, 0);
 }
 
 static void test_gpu_partition(void **state)
@@ -702,6 +711,13 @@ static void test_gpu_partition(void **state)
             }
     part_case(4, GJ_PART_PACK, (1ULL << 20) + 3, 16, 0);
     part_case(8, GJ_PART_COPY8, (1ULL << 20) + 3, 11, 0);
+    /* several tiles a block (the bulk copies' two buffers, each reused),
+     * and columns that are not 16-byte aligned */
+    part_case(4, GJ_PART_PACK, 5000003, 9, 0);
+    part_case(4, GJ_PART_IOTA, 4000000, 16, 0);
+    part_case(8, GJ_PART_COPY8, 3000017, 16, 0);
+    for (int mode = GJ_PART_IOTA; mode <= GJ_PART_PACK; mode++) part_case_at(4, mode, 1500001, 12, 0, 1);
+    part_case_at(8, GJ_PART_COPY4, 1500001, 7, 0, 1);
     /* bad arguments */
     assert_int_equal(gj_join_partition(4, NULL, NULL, 0, NULL, NULL, NULL, 5, 17, 0, NULL, NULL),
                      GJ_ERR_INVALID);
