@@ -829,7 +829,7 @@ void pgb_many_plan(uint64_t n, uint64_t hint, uint32_t tmax, uint64_t sms, bool 
 
 /* What gj_join_partition holds besides its output. Its own partition: a
  * second (key, value) buffer when it takes two passes, and per-tile
- * histograms (256 counts of 4 bytes per tile of 5760 or 7680 rows: under
+ * histograms (256 counts of 4 bytes per tile of 7680 rows: under
  * n / 4 bytes). CUB: the hashed keys and values built first, and the sort's
  * alternate buffers. */
 size_t pgb_part_tmp(uint64_t n, int kw, int vw, int bits, int cub)

@@ -54,7 +54,9 @@ struct PhjPolicy {
  * 0.19 ms x 2, scatter 1.48 + 1.24 ms (2.2-2.6 TB/s) = 3.10 ms, against
  * CUB's pack 0.56 + histogram 0.14 + onesweep 2 x 1.195 ms = 3.09 ms
  * (bench/join_part_notes.md: smaller tiles with 2 blocks per SM, a
- * tile-major histogram and joint staging measured slower). */
+ * tile-major histogram and joint staging measured slower). Since session
+ * 12 (2026-11-23) the shape of GJ_JOIN_PART_SHAPE=384x15 only: every pair
+ * runs 768 x 10 (partition_pairs). */
 struct PartPolicy {
     enum { THREADS = 384, ITEMS = 15, MINB = 1, MAX_BITS = GJ_PART_MAX_BITS };
 };
@@ -215,14 +217,6 @@ bool use_partition(int b0, int b1)
     return b0 == 0 && b1 >= 1 && b1 <= PartPolicy::MAX_BITS;
 }
 
-/* the scatter kernel of tile shape C */
-template <typename C, typename K, typename V, int MODE, bool HASH>
-auto scatter_of()
-{
-    if constexpr (C::TMA) return part_scatter_tma_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH>;
-    else return part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::DYN>;
-}
-
 /* Stable partition of (key, value) on key bits [lo0, lo0 + bits), 1 <= bits
  * <= 16: ceil(bits / 8) LSD passes (join_partition.cuh) with the tile shape
  * C (THREADS, ITEMS, MINB, DYN). Values of the first pass: vin (PV_COPY),
@@ -235,15 +229,12 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
 {
     enum { TILE = C::THREADS * C::ITEMS, HT = 384 };
     static_assert(TILE % (16 / sizeof(K)) == 0, "histogram vector loads need whole vectors per tile");
-    typedef PartTma<K, V, MODE, C::THREADS, C::ITEMS> L1;
-    typedef PartTma<K, V, PV_COPY, C::THREADS, C::ITEMS> L2;
     const size_t dyn = C::DYN ? sizeof(PartSmem<K, V, C::THREADS, C::ITEMS>) : 0;
-    const size_t dyn1 = C::TMA ? L1::BYTES : dyn, dyn2 = C::TMA ? L2::BYTES : dyn;
     int rc = GJ_OK, dev = 0, sms = 0, occ_h = 0, occ_s = 0, occ_c = 0;
     const int passes = (bits + 7) / 8;
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
-    auto *ks1 = scatter_of<C, K, V, MODE, HASH>();
-    auto *ks2 = scatter_of<C, K, V, PV_COPY, false>();
+    auto *ks1 = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::DYN>;
+    auto *ks2 = part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::DYN>;
     K *tk = NULL, *tk_own = NULL;
     V *tv = NULL, *tv_own = NULL;
     uint32_t *hist = NULL;
@@ -251,13 +242,13 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     if (n == 0) goto done;
     JCUDA(cudaGetDevice(&dev));
     JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    if (C::DYN || C::TMA) {
-        JCUDA(cudaFuncSetAttribute(ks1, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn1));
-        JCUDA(cudaFuncSetAttribute(ks2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn2));
+    if (C::DYN) {
+        JCUDA(cudaFuncSetAttribute(ks1, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+        JCUDA(cudaFuncSetAttribute(ks2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
     }
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_h, part_hist_kernel<K, HT>, HT, 0));
-    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_s, ks1, C::THREADS, dyn1));
-    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_c, ks2, C::THREADS, dyn2));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_s, ks1, C::THREADS, dyn));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_c, ks2, C::THREADS, dyn));
     if (passes > 1 && xk && xv) {
         tk = xk;
         tv = xv;
@@ -285,10 +276,10 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         if ((rc = exclusive_sum(j, hist, hist, nh)) != GJ_OK) goto done;
         if (p == 0) {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_s) ? tiles : sms * occ_s);
-            ks1<<<gs, C::THREADS, dyn1, j->mem.s>>>(ks, vs, va, vb, kd, vd, n, lo, mask, hist, tiles);
+            ks1<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, va, vb, kd, vd, n, lo, mask, hist, tiles);
         } else {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_c) ? tiles : sms * occ_c);
-            ks2<<<gs, C::THREADS, dyn2, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd, n, lo, mask, hist, tiles);
+            ks2<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd, n, lo, mask, hist, tiles);
         }
         JLAUNCHED();
         lo += w;
@@ -300,45 +291,36 @@ done:
     return rc;
 }
 
-template <int T, int I, int M, bool D, bool A = false>
+template <int T, int I, int M, bool D>
 struct PartCfg {
     enum { THREADS = T, ITEMS = I, MINB = M };
-    static constexpr bool DYN = D, TMA = A;
+    static constexpr bool DYN = D;
 };
-
-static bool aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 
 template <typename K, typename V, int MODE, bool HASH = false>
 int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va,
                     const uint32_t *vb, V *vout, u64 n, int bits, int lo0 = 0, K *xk = NULL, V *xv = NULL)
 {
     typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false> P;
-    const char *sc = getenv("GJ_JOIN_PART_SCATTER");
-    const bool tma = !(sc && strcmp(sc, "v2") == 0) && aligned16(kin) && aligned16(kout) && aligned16(vout) &&
-                     aligned16(vin) && aligned16(va) && aligned16(vb) && aligned16(xk) && aligned16(xv);
-    if (tma) {
-        if (sc && strcmp(sc, "tma2") == 0)
-            return partition_run<PartCfg<256, 12, 2, false, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb,
-                                                                                      vout, n, bits, lo0, xk, xv);
-        if constexpr (sizeof(K) == 8 && sizeof(V) == 8)
-            return partition_run<PartCfg<512, 10, 1, false, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb,
-                                                                                      vout, n, bits, lo0, xk, xv);
-        else
-            return partition_run<PartCfg<512, 12, 1, false, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb,
-                                                                                      vout, n, bits, lo0, xk, xv);
-    }
-    if constexpr (sizeof(K) == 4 && sizeof(V) == 8) {
-        /* 24 warps on a 7680-row tile staged in dynamic shared memory (80
-         * registers), for 4-byte keys with packed pairs (PHJ/SMJ-TR,
-         * PGB-TR). H200, 2026-11-22, W1's R side, pack, 16 bits: 2.833 ms
-         * against 3.145 for 384 x 15 (scatter passes 1.262 + 1.182 ms
-         * against 1.479 + 1.241; bench/join_part_notes.md).
-         * GJ_JOIN_PART_SHAPE=384x15 selects the other shape (A/B runs). */
-        const char *e = getenv("GJ_JOIN_PART_SHAPE");
-        if (!(e && strcmp(e, "384x15") == 0))
-            return partition_run<PartCfg<768, 10, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n,
-                                                                              bits, lo0, xk, xv);
-    }
+    /* 24 warps on a 7680-row tile staged in dynamic shared memory (80
+     * registers), for every key and value width. H200, 2026-11-22, W1's R
+     * side, pack, 16 bits: 2.833 ms against 3.145 for 384 x 15 (scatter
+     * passes 1.262 + 1.182 ms against 1.479 + 1.241; bench/
+     * join_part_notes.md). Then (2026-11-23, session 12) for the other
+     * pairs too, after a scatter with its input in flight by bulk copies
+     * (TMA) at 16 warps had lost to this one at 24: the warps were what
+     * counted. PGB's group phase (hashed keys), 2^28 rows, 384 x 15 -> 768 x
+     * 10: PGB-TR sum (4-byte values) at 2^17 groups 3.48 -> 2.79 ms, at 2^21
+     * 5.35 -> 4.49; 8-byte keys 4.58 -> 3.54; PGB-UR (row ids) 2.77 ->
+     * 2.26; 8-byte keys with a packed pair 4.27 -> 4.11; joins level (W5's
+     * 8-byte pairs). 1024 x 8 (32 warps, 64 registers) and two blocks of
+     * 512 x 10 an SM measured slower on W1 (bench/RESULTS.md, Group-by,
+     * session 12).
+     * GJ_JOIN_PART_SHAPE=384x15 selects the other shape (A/B runs). */
+    const char *e = getenv("GJ_JOIN_PART_SHAPE");
+    if (!(e && strcmp(e, "384x15") == 0))
+        return partition_run<PartCfg<768, 10, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits,
+                                                                          lo0, xk, xv);
     return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits, lo0, xk, xv);
 }
 
