@@ -563,6 +563,25 @@ static double ms_rest(memsim *m, gj_impl impl, double n, int kb, int pb, int p, 
     return held;
 }
 
+/* Does PHJ take its sparse probe (operators/join_api.cu phj_sparse)? A
+ * build side of at most GJ_PHJ_SPARSE_R rows without repeated keys (no
+ * output row count given: primary-foreign-key), a probe side of at least
+ * GJ_PHJ_SPARSE_MIN_S rows and at most S / GJ_PHJ_SPARSE_DIV matches,
+ * spread over the blocks so that none gathers more than GJ_PHJ_SPARSE_BUF
+ * (half the buffers' room, for the spread of uniform matches over blocks'
+ * ranges): as many 256-thread blocks as an SM's shared memory holds with
+ * a table of 2^ceil(log2 1.5|R|) slots (at least 4096) of a key and a row
+ * each, and the buffers. */
+static int phj_sparse(gj_impl impl, const gj_workload *w, const gj_hw *hw, double R, double S, double M)
+{
+    if ((impl != GJ_IMPL_PHJ_UR && impl != GJ_IMPL_PHJ_TR) || w->out_rows || R > GJ_PHJ_SPARSE_R ||
+        S < GJ_PHJ_SPARSE_MIN_S)
+        return 0;
+    const double smem = pow2_at_least(fmax(4096, 1.5 * R)) * (w->key_bytes + 4) + 8.0 * GJ_PHJ_SPARSE_BUF + 64;
+    const double per_sm = fmax(1, fmin(2048 / GJ_PHJ_SPARSE_THREADS, floor(hw->l1_bytes * 0.9 / smem)));
+    return M <= S / GJ_PHJ_SPARSE_DIV && M <= 0.5 * GJ_PHJ_SPARSE_BUF * per_sm * hw->sm_count;
+}
+
 /* Peak device bytes of a join (the operator's own, output included), as
  * operators/join_api.cu allocates: the transformed sides (each side's sort
  * or partition with its scratch beside the other side's result), first[]
@@ -570,7 +589,7 @@ static double ms_rest(memsim *m, gj_impl impl, double n, int kb, int pb, int p, 
  * matched once: buffers become output columns, a side at a time) or the
  * output allocated beside what the WRITE still reads. NPHJ: its table. */
 static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, double M, int bits, int kbits,
-                        double hot_r, double hot_s, int dense)
+                        double hot_r, double hot_s, int dense, int sparse)
 {
     const int kb = w->key_bytes, pb = w->payload_bytes, pr = w->r_payloads, ps = w->s_payloads;
     const int tr = impl == GJ_IMPL_PHJ_TR || impl == GJ_IMPL_SMJ_TR, multi = w->out_rows != 0;
@@ -580,6 +599,11 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
     double r_keep = 0, table = 0;
     int s_owned = 1; /* S transformed: its keys (and GFTR's columns) become output columns */
     int r_owned = 1; /* R transformed: its keys freed after the match */
+    if (sparse) { /* first[] (written at the matched rows only), sel, the output */
+        ms_alloc(&m, S * 4 + S / GJ_PHJ_SPARSE_DIV * 4);
+        ms_alloc(&m, out);
+        return m.peak;
+    }
     if (impl == GJ_IMPL_NPHJ) {
         table = pow2_at_least(fmax(2, 2 * R)) * 2.0 * kb; /* NphjSlot: key and id, 2 kb bytes */
         ms_alloc(&m, table);
@@ -677,7 +701,7 @@ static void host_side(acc *a, gj_impl impl, double n, int pb, int p, int gftr, i
  * joins of 10^5-10^7 rows it is most of the time (PHJ-TR at 300270 x
  * 2275919: about 22 launches, 20 allocations and 3 read-backs). */
 static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits, int kbits, int dense,
-                           double hot_r, double hot_s)
+                           int sparse, double hot_r, double hot_s)
 {
     const double R = (double)w->r_rows, S = (double)w->s_rows;
     const int pb = w->payload_bytes, pr = w->r_payloads, ps = w->s_payloads;
@@ -685,6 +709,12 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
     const int smj = impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR;
     int s_transformed = 1;
     a->kernels = a->allocs = a->syncs = 0;
+    if (sparse) { /* counters, first[], sel; memset, the pass, its read-back; the output and its write */
+        a->allocs += 3 + 1 + pr + ps;
+        a->kernels += 3 + 1 + (pr > 0);
+        a->syncs += 1;
+        return;
+    }
     if (impl == GJ_IMPL_NPHJ) {
         a->allocs += 4;  /* table, counts, flags, first[] */
         a->kernels += 7; /* 2 memsets, build, COUNT, CUB's scan, the read-back */
@@ -795,6 +825,29 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     const double table = pow2_at_least(fmax(2, 2 * R)) * 2.0 * kb;
     const double sp2 = hw->ht_slot_probe_l2 > 0 ? hw->ht_slot_probe_l2 : hw->ht_probe_l2,
                  sph = hw->ht_slot_probe_hbm > 0 ? hw->ht_slot_probe_hbm : hw->ht_probe_hbm;
+    const int sparse = phj_sparse(impl, w, hw, R, S, M);
+
+    if (sparse) {
+        /* PHJ's sparse probe: no transform; S's keys read once against a
+         * table per block (built from R's keys in the L2), the matches
+         * buffered and written (an S row, an R row); then the output's
+         * gathers: R's columns by first[], S's key and columns at the
+         * matched rows (sel, by block: scattered over S) */
+        begin(a, "transform");
+        begin(a, "match");
+        const double sec = S * kb / (hw->bw_seq * GB), onchip = S * (kb + 4) / (hw->bw_l1_rand * GB);
+        term(a, sec >= onchip ? GJ_TERM_SEQ : GJ_TERM_HASH, "read S's keys, probe the table", MAXF(sec, onchip),
+             S * kb);
+        seq(a, "matches (S row, R row)", M * 12.0);
+        begin(a, "materialize");
+        if (pr) gather(a, "gathers of R columns", M * pr, pb, R, 32, w->zipf);
+        gather(a, "gathers of S keys", M, kb, S, 32, 0);
+        if (ps) gather(a, "gathers of S columns", M * ps, pb, S, 32, 0);
+        join_host_work(a, impl, w, 0, kbits, 0, 1, hot_r, hot_s);
+        overheads(a);
+        finish(a, in + out, in + join_peak(impl, w, R, S, M, 0, kbits, hot_r, hot_s, 0, 1));
+        return;
+    }
 
     begin(a, "transform");
     if (impl == GJ_IMPL_NPHJ) {
@@ -939,9 +992,9 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
                 gather(a, "random gathers of S columns", M * ps, pb, S, 32, 0);
         }
     }
-    join_host_work(a, impl, w, bits, kbits, dense, hot_r, hot_s);
+    join_host_work(a, impl, w, bits, kbits, dense, sparse, hot_r, hot_s);
     overheads(a);
-    finish(a, in + out, in + join_peak(impl, w, R, S, M, bits, kbits, hot_r, hot_s, dense));
+    finish(a, in + out, in + join_peak(impl, w, R, S, M, bits, kbits, hot_r, hot_s, dense, sparse));
 }
 
 /* ---- group-bys (T-GB-*) -------------------------------------------------- */

@@ -126,6 +126,13 @@ static inline cudaError_t gj_timer_mark(gj_phase_timer *t, cudaStream_t s)
     return cudaEventRecord(t->ev[t->n++], s);
 }
 
+/* Take back the last mark (a path that declined after marking: its time
+ * goes to the phase the next mark ends). */
+static inline void gj_timer_unmark(gj_phase_timer *t)
+{
+    if (t->n > 0) t->n--;
+}
+
 /* Synchronise on the last mark and fill out (names given by the caller). */
 static inline cudaError_t gj_timer_read(gj_phase_timer *t, gj_timing *out)
 {

@@ -42,6 +42,8 @@ using namespace gjj;
  * phj_match_kernel). */
 struct PhjPolicy {
     enum { MAX_BITS = 16, TARGET = 2048, THREADS = 512, RC = 4096, SC = 16384, MIN_TABLE_BITS = 12 };
+    enum { SPARSE_R = GJ_PHJ_SPARSE_R, SPARSE_MIN_S = GJ_PHJ_SPARSE_MIN_S, SPARSE_DIV = GJ_PHJ_SPARSE_DIV,
+           SPARSE_THREADS = GJ_PHJ_SPARSE_THREADS, SPARSE_BUF = GJ_PHJ_SPARSE_BUF };
 };
 /* Radix partition of (key, value) on <= 16 low bits (join_partition.cuh):
  * LSD passes of <= 8 bits, tiles of THREADS * ITEMS rows (CUB onesweep's
@@ -928,28 +930,15 @@ bool compact_by_select(const Job *j, u64 total, u64 items, u64 busy_items)
            j->s->rows >= (1ULL << 24);
 }
 
-/* The compacting WRITE when no S row matched several R rows, as a select
- * and the dense write's gathers: the S rows that matched, in order (CUB's
- * DeviceSelect over first[]), then output row i from S's row sel[i] and
- * its R row first[sel[i]], into the output alloc_output made. */
+/* Output row i from S's row sel[i] and its R row first[sel[i]], for i <
+ * total, into the output alloc_output made: the dense write's gathers. */
 template <typename K>
-int write_selected(Job *j, u64 total, const Side *rs, const Side *ss, const uint32_t *first)
+int write_rows(Job *j, u64 total, const Side *rs, const Side *ss, const uint32_t *first, const uint32_t *sel)
 {
     int rc = GJ_OK;
     gj_join_out *o = j->out;
-    uint32_t *sel = NULL;
-    u64 *nsel = NULL;
-    size_t need = 0;
     DenseCols d;
     const bool split = dense_split(j, ss);
-    const thrust::counting_iterator<uint32_t> rows(0);
-    JCUDA(mem_alloc(&j->mem, (void **)&sel, total * 4));
-    JCUDA(mem_alloc(&j->mem, (void **)&nsel, 8)); /* CUB's count: `total` already, not read back */
-    JCUDA(cub::DeviceSelect::If(NULL, need, rows, sel, nsel, (int64_t)j->s->rows, MatchedRow{first}, j->mem.s));
-    if ((rc = tmp_ensure(j, need)) != GJ_OK) goto done;
-    need = j->tmp_bytes;
-    JCUDA(cub::DeviceSelect::If(j->tmp, need, rows, sel, nsel, (int64_t)j->s->rows, MatchedRow{first},
-                                j->mem.s));
     memset(&d, 0, sizeof d);
     d.sel = sel;
     d.first = first;
@@ -967,6 +956,29 @@ int write_selected(Job *j, u64 total, const Side *rs, const Side *ss, const uint
         dense_add(&d, 1, ss->pay[c], ss->stride[c], o->s[c].width, o->s[c].data);
     launch_dense<K>(d, (const K *)ss->key, (K *)o->key.data, j->hash_keys, total, j->mem.s);
     JLAUNCHED();
+done:
+    return rc;
+}
+
+/* The compacting WRITE when no S row matched several R rows, as a select
+ * and the dense write's gathers: the S rows that matched, in order (CUB's
+ * DeviceSelect over first[]), then write_rows. */
+template <typename K>
+int write_selected(Job *j, u64 total, const Side *rs, const Side *ss, const uint32_t *first)
+{
+    int rc = GJ_OK;
+    uint32_t *sel = NULL;
+    u64 *nsel = NULL;
+    size_t need = 0;
+    const thrust::counting_iterator<uint32_t> rows(0);
+    JCUDA(mem_alloc(&j->mem, (void **)&sel, total * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&nsel, 8)); /* CUB's count: `total` already, not read back */
+    JCUDA(cub::DeviceSelect::If(NULL, need, rows, sel, nsel, (int64_t)j->s->rows, MatchedRow{first}, j->mem.s));
+    if ((rc = tmp_ensure(j, need)) != GJ_OK) goto done;
+    need = j->tmp_bytes;
+    JCUDA(cub::DeviceSelect::If(j->tmp, need, rows, sel, nsel, (int64_t)j->s->rows, MatchedRow{first},
+                                j->mem.s));
+    rc = write_rows<K>(j, total, rs, ss, first, sel);
 done:
     mem_free(&j->mem, nsel);
     mem_free(&j->mem, sel);
@@ -1012,6 +1024,70 @@ done:
 
 /* ---- PHJ ----------------------------------------------------------------- */
 
+/* Use the sparse probe (phj_sparse)? GJ_JOIN_SPARSE=off: never (A/B runs). */
+bool sparse_on(const gj_dtable *R, const gj_dtable *S)
+{
+    const char *e = getenv("GJ_JOIN_SPARSE");
+    if (e && strcmp(e, "off") == 0) return false;
+    return R->rows <= PhjPolicy::SPARSE_R && S->rows >= PhjPolicy::SPARSE_MIN_S && S->rows < (1ULL << 32);
+}
+
+/* PHJ of a build side of at most SPARSE_R rows with few matches: no
+ * partition (one table, every block its own copy), one pass over S's keys
+ * collecting the matches (phj_sparse_kernel), then the output allocated at
+ * its size and gathered (write_rows). The COUNT pass writes first[] for
+ * every S row and a second pass compacts it: 8 bytes an S row more, and
+ * two launches more. Declines (*done = false, nothing written to the
+ * output) when a block finds more than SPARSE_BUF matches, all more than
+ * S / SPARSE_DIV, or some S row matches several R rows; the pass, cut short
+ * once a block declines, is then lost. */
+template <typename K>
+int phj_sparse(Job *j, gj_phase_timer *tm, Emit *e, bool *done)
+{
+    typedef PhjPolicy P;
+    int rc = GJ_OK, dev = 0, sms = 0, occ = 0;
+    const gj_dtable *R = j->r, *S = j->s;
+    const u64 cap = S->rows / P::SPARSE_DIV;
+    const int tbits = table_bits((uint32_t)R->rows) > P::MIN_TABLE_BITS ? table_bits((uint32_t)R->rows)
+                                                                         : P::MIN_TABLE_BITS;
+    const size_t smem = ((size_t)1 << tbits) * (sizeof(K) + 4);
+    auto *kern = phj_sparse_kernel<K, P::SPARSE_THREADS, P::SPARSE_BUF>;
+    u64 *cnt = NULL, hv[2] = {0, 0};
+    uint32_t *first = NULL, *sel = NULL;
+    Side rs, ss;
+    *done = false;
+    identity_side(R, &rs);
+    identity_side(S, &ss);
+    JCUDA(cudaGetDevice(&dev));
+    JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    JCUDA(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, P::SPARSE_THREADS, smem));
+    JCUDA(mem_alloc(&j->mem, (void **)&cnt, 16));
+    JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&sel, (cap ? cap : 1) * 4));
+    JCUDA(cudaMemsetAsync(cnt, 0, 16, j->mem.s));
+    JCUDA(gj_timer_mark(tm, j->mem.s)); /* no transform */
+    kern<<<(unsigned)(sms * (occ > 0 ? occ : 1)), P::SPARSE_THREADS, smem, j->mem.s>>>(
+        (const K *)R->key.data, (uint32_t)R->rows, (const K *)S->key.data, S->rows, tbits, first, sel, cap, cnt);
+    JLAUNCHED();
+    JCUDA(cudaMemcpyAsync(hv, cnt, sizeof hv, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaStreamSynchronize(j->mem.s));
+    if (hv[1] || hv[0] > cap) { /* the COUNT/WRITE passes instead, after the transform's mark */
+        gj_timer_unmark(tm);
+        goto done;
+    }
+    JCUDA(gj_timer_mark(tm, j->mem.s));
+    if ((rc = alloc_output<K>(j, hv[0], &rs, &ss, e)) != GJ_OK) goto done;
+    if (hv[0] && (rc = write_rows<K>(j, hv[0], &rs, &ss, first, sel)) != GJ_OK) goto done;
+    JCUDA(gj_timer_mark(tm, j->mem.s));
+    *done = true;
+done:
+    mem_free(&j->mem, sel);
+    mem_free(&j->mem, first);
+    mem_free(&j->mem, cnt);
+    return rc;
+}
+
 template <typename K>
 int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
 {
@@ -1032,6 +1108,10 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
     size_t smem = 0;
     int tbits = 0;
     j->hash_keys = 0;
+    if (sparse_on(R, S)) {
+        if ((rc = phj_sparse<K>(j, tm, e, &finished)) != GJ_OK || finished) goto done;
+        /* declined: its time counts to the transform phase */
+    }
     if (bits == 0) {
         identity_side(R, &rs);
         identity_side(S, &ss);

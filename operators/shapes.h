@@ -38,6 +38,17 @@
  * (operators/groupby_kernels.cuh k_inorder_heads). */
 #define GJ_SGB_INORDER_TILE 256
 
+/* PHJ's sparse probe (operators/join_api.cu phj_sparse): build sides of at
+ * most GJ_PHJ_SPARSE_R rows, probe sides of at least GJ_PHJ_SPARSE_MIN_S
+ * rows, blocks of GJ_PHJ_SPARSE_THREADS threads buffering at most
+ * GJ_PHJ_SPARSE_BUF matches each, and at most S / GJ_PHJ_SPARSE_DIV
+ * matches in all. */
+#define GJ_PHJ_SPARSE_R 4096
+#define GJ_PHJ_SPARSE_MIN_S (1 << 20)
+#define GJ_PHJ_SPARSE_THREADS 256
+#define GJ_PHJ_SPARSE_BUF 2048
+#define GJ_PHJ_SPARSE_DIV 16
+
 /* The operators' own radix partition: at most two 8-bit passes
  * (operators/join_partition.cuh); CUB's sort above. */
 #define GJ_PART_MAX_BITS 16

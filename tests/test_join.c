@@ -606,6 +606,32 @@ static void test_gpu_small_build_side(void **state)
     gj_htable_free(&hs);
 }
 
+/* PHJ's sparse probe (operators/join_api.cu phj_sparse: |R| <= 4096, |S| >=
+ * 2^20, at most |S|/16 matches, appended in no order): few matches with 4-
+ * and 8-byte keys (high bits set), one R row, no match at all; and the
+ * cases it declines after its pass, for the COUNT/WRITE passes to answer:
+ * half of S matching (the pass stops early), R keys repeated (an S row
+ * with 3 matches). */
+static void test_gpu_small_build_few_matches(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 61;
+    pkfk_case(624, (1ULL << 20) + 5, 0.0005, 4, 1, 3, W4, 0);
+    pkfk_case(4096, (1ULL << 20) + 3, 0.002, 8, 2, 2, WMIX, 0xF000000000000000ULL);
+    pkfk_case(1, 1ULL << 21, 0.00001, 4, 0, 1, W4, 0);
+    pkfk_case(700, 1ULL << 20, 0, 4, 2, 2, W4, 0);
+    pkfk_case(3000, 1ULL << 20, 0.5, 4, 2, 2, W4, 0);
+    gj_dtable hr, hs;
+    host_table(&hr, 600, 4, 1, W4);
+    host_table(&hs, (1ULL << 20) + 1, 4, 2, W4);
+    for (uint64_t i = 0; i < hr.rows; i++) hset(&hr.key, i, i % 200); /* each key 3 times */
+    for (uint64_t i = 0; i < hs.rows; i++) hset(&hs.key, i, rnd() % 100000);
+    check_all(&hr, &hs, UINT64_MAX);
+    gj_htable_free(&hr);
+    gj_htable_free(&hs);
+}
+
 /* ---- the radix partition (operators/join_partition.h) ------------------ */
 
 /* one case: n keys (random, or all with the same low `bits` bits when
@@ -745,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_gpu_match_ratio_zero),
         cmocka_unit_test(test_gpu_every_row_matches),
         cmocka_unit_test(test_gpu_small_build_side),
+        cmocka_unit_test(test_gpu_small_build_few_matches),
         cmocka_unit_test(test_gpu_sparse_probe_side),
         cmocka_unit_test(test_gpu_partition),
     };
