@@ -1029,7 +1029,8 @@ bool sparse_on(const gj_dtable *R, const gj_dtable *S)
 {
     const char *e = getenv("GJ_JOIN_SPARSE");
     if (e && strcmp(e, "off") == 0) return false;
-    return R->rows <= PhjPolicy::SPARSE_R && S->rows >= PhjPolicy::SPARSE_MIN_S && S->rows < (1ULL << 32);
+    return R->rows <= PhjPolicy::SPARSE_R && S->rows >= PhjPolicy::SPARSE_MIN_S && S->rows < (1ULL << 32) &&
+           ((uintptr_t)S->key.data & 15) == 0; /* the kernel's 16-byte loads */
 }
 
 /* PHJ of a build side of at most SPARSE_R rows with few matches: no
