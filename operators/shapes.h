@@ -45,7 +45,7 @@
  * matches in all. */
 #define GJ_PHJ_SPARSE_R 4096
 #define GJ_PHJ_SPARSE_MIN_S (1 << 20)
-#define GJ_PHJ_SPARSE_THREADS 256
+#define GJ_PHJ_SPARSE_THREADS 512
 #define GJ_PHJ_SPARSE_BUF 2048
 #define GJ_PHJ_SPARSE_DIV 16
 
