@@ -572,11 +572,14 @@ static double ms_rest(memsim *m, gj_impl impl, double n, int kb, int pb, int p, 
  * ranges): as many 256-thread blocks as an SM's shared memory holds with
  * a table of 2^ceil(log2 1.5|R|) slots (at least 4096) of a key and a row
  * each, and the buffers. */
+static int phj_sparse_tried(gj_impl impl, double R, double S)
+{
+    return (impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) && R <= GJ_PHJ_SPARSE_R && S >= GJ_PHJ_SPARSE_MIN_S;
+}
+
 static int phj_sparse(gj_impl impl, const gj_workload *w, const gj_hw *hw, double R, double S, double M)
 {
-    if ((impl != GJ_IMPL_PHJ_UR && impl != GJ_IMPL_PHJ_TR) || w->out_rows || R > GJ_PHJ_SPARSE_R ||
-        S < GJ_PHJ_SPARSE_MIN_S)
-        return 0;
+    if (!phj_sparse_tried(impl, R, S) || w->out_rows) return 0;
     const double smem = pow2_at_least(fmax(4096, 1.5 * R)) * (w->key_bytes + 4) + 8.0 * GJ_PHJ_SPARSE_BUF + 64;
     const double per_sm = fmax(1, fmin(2048 / GJ_PHJ_SPARSE_THREADS, floor(hw->l1_bytes * 0.9 / smem)));
     return M <= S / GJ_PHJ_SPARSE_DIV && M <= 0.5 * GJ_PHJ_SPARSE_BUF * per_sm * hw->sm_count;
@@ -715,6 +718,11 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
         a->syncs += 1;
         return;
     }
+    if (phj_sparse_tried(impl, R, S)) { /* the sparse pass tried and declined (cut short) */
+        a->allocs += 3;
+        a->kernels += 3;
+        a->syncs += 1;
+    }
     if (impl == GJ_IMPL_NPHJ) {
         a->allocs += 4;  /* table, counts, flags, first[] */
         a->kernels += 7; /* 2 memsets, build, COUNT, CUB's scan, the read-back */
@@ -835,7 +843,11 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
          * matched rows (sel, by block: scattered over S) */
         begin(a, "transform");
         begin(a, "match");
-        const double sec = S * kb / (hw->bw_seq * GB), onchip = S * (kb + 4) / (hw->bw_l1_rand * GB);
+        /* a probe costs as a random shared-memory access of a sector (H200,
+         * session 12: 285-357 G probes/s at |R| = 624..4096, 4-byte keys,
+         * tables at load 0.15-0.5; bw_l1_rand / 32 gives 295), and the
+         * keys' stream overlaps it */
+        const double sec = S * kb / (hw->bw_seq * GB), onchip = S / (hw->bw_l1_rand / 32 * GB);
         term(a, sec >= onchip ? GJ_TERM_SEQ : GJ_TERM_HASH, "read S's keys, probe the table", MAXF(sec, onchip),
              S * kb);
         seq(a, "matches (S row, R row)", M * 12.0);

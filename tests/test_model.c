@@ -543,6 +543,30 @@ static void test_nphj_probe_levels(void **state)
     gj_profile_free(p);
 }
 
+/* PHJ's sparse probe (operators/join_api.cu phj_sparse): a build side of
+ * at most 4096 rows with few matches is one pass over S's keys. H200
+ * (session 12): 4096 x 2^26 rows, 2+2 columns, match ratio 0.001 (65519
+ * output rows), PHJ-UR 0.244-0.249 ms with it, 1.60-1.81 without (its
+ * partitions and COUNT/WRITE passes); the untuned profile must put the
+ * first within 1.5x, and a build side of 4097 rows (no sparse probe) at
+ * several times it. */
+static void test_phj_sparse_probe(void **state)
+{
+    (void)state;
+    gj_profile *p = h200();
+    const gj_hw *hw = gj_profile_hw(p);
+    gj_workload w = join_shape(4096, 1ull << 26, 2, 2, 0.001);
+    gj_estimate e, f;
+    assert_int_equal(gj_model_estimate(GJ_IMPL_PHJ_UR, &w, hw, &e, NULL), GJ_OK);
+    const double measured = 0.246;
+    if (e.ms > 1.5 * measured || e.ms < measured / 1.5)
+        fail_msg("PHJ-UR sparse: %.3f ms predicted, %.3f measured", e.ms, measured);
+    w.r_rows = 4097;
+    assert_int_equal(gj_model_estimate(GJ_IMPL_PHJ_UR, &w, hw, &f, NULL), GJ_OK);
+    assert_true(f.ms > 3 * e.ms);
+    gj_profile_free(p);
+}
+
 /* SMJ sorts only the key bits in which R's and S's keys differ
  * (operators/join_api.cu run_smj): dense keys of 2^20 build rows, all
  * matched, need 20 bits, 3 passes of 8, for 4- and 8-byte keys alike, not
@@ -770,6 +794,7 @@ int main(void)
         cmocka_unit_test(test_probe_runs),
         cmocka_unit_test(test_sorted_keys),
         cmocka_unit_test(test_join_sides_in_order),
+        cmocka_unit_test(test_phj_sparse_probe),
         cmocka_unit_test(test_groupby_peak_memory),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
