@@ -364,9 +364,10 @@ static int check_result(const jn_input *in, const gj_join_out *out, gj_ctx *ctx)
     return eq;
 }
 
-/* expect/expect_path: the --expect table and its name (NULL: none). */
-static int measure(gj_impl impl, const jn_input *in, int repeat, int check, const gj_dtable *expect,
-                   const char *expect_path, jn_meas *m, gj_ctx *ctx)
+/* w: the workload, the operators' hints (gj_join_exec_w); expect/expect_path:
+ * the --expect table and its name (NULL: none). */
+static int measure(gj_impl impl, const jn_input *in, const gj_workload *w, int repeat, int check,
+                   const gj_dtable *expect, const char *expect_path, jn_meas *m, gj_ctx *ctx)
 {
     int rc;
     gj_join_out out;
@@ -374,7 +375,7 @@ static int measure(gj_impl impl, const jn_input *in, int repeat, int check, cons
     memset(m, 0, sizeof *m);
     m->checked = m->expected = -1;
     /* the warm-up, whose output is the one checked */
-    if ((rc = gj_join_exec(impl, &in->r, &in->s, NULL, &out, &t, ctx))) return rc;
+    if ((rc = gj_join_exec_w(impl, w, &in->r, &in->s, NULL, &out, &t, ctx))) return rc;
     if (check) m->checked = check_result(in, &out, ctx);
     if (expect) {
         m->expected = expect_compare(expect, &out, ctx);
@@ -384,9 +385,7 @@ static int measure(gj_impl impl, const jn_input *in, int repeat, int check, cons
     }
     m->rows = out.rows;
     gj_join_out_free(&out);
-    gj_workload w;
-    gj_workload_default(&w, GJ_OP_JOIN);
-    if ((rc = gj_time_runs(impl, &w, &in->r, &in->s, repeat, &t, ctx))) return rc;
+    if ((rc = gj_time_runs(impl, w, &in->r, &in->s, repeat, &t, ctx))) return rc;
     m->ms = t.total_ms;
     for (int p = 0; p < 3; p++) m->phase[p] = t.ms[p];
     m->peak = t.peak_bytes;
@@ -442,7 +441,7 @@ int gj_cli_run_join(int argc, char **argv)
     } else impl = (gj_impl)o.impl;
     memset(&est, 0, sizeof est);
     gj_profile_estimate(impl, &o.w, prof, &est, NULL);
-    if ((rc = measure(impl, &in, o.repeat, o.check, o.expect ? &expect : NULL, o.expect, &m, ctx))) {
+    if ((rc = measure(impl, &in, &o.w, o.repeat, o.check, o.expect ? &expect : NULL, o.expect, &m, ctx))) {
         ex = gj_cli_fail(cmd, rc, ctx, gj_impl_name(impl));
         goto done;
     }
@@ -550,7 +549,7 @@ int gj_cli_bench_join(int argc, char **argv)
             gj_estimate est;
             memset(&est, 0, sizeof est);
             gj_profile_estimate(impl, &w, prof, &est, NULL);
-            rc = measure(impl, &in, o.repeat, o.check, NULL, NULL, &m, ctx);
+            rc = measure(impl, &in, &w, o.repeat, o.check, NULL, NULL, &m, ctx);
             if (rc) {
                 printf("%s,%s,%g,,,,,,,,,,,,,,,,,,,,,,error: %s\n", gj_impl_name(impl), o.sweep, v,
                        gj_ctx_errmsg(ctx));

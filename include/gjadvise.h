@@ -799,6 +799,14 @@ void gj_join_out_free_host(gj_join_out *h);
 int gj_join_exec(gj_impl impl, const gj_dtable *r, const gj_dtable *s, void *stream,
                  gj_join_out *out, gj_timing *timing, gj_ctx *ctx);
 
+/* gj_join_exec with the workload's statistics as hints (w NULL: none, which
+ * is gj_join_exec): the expected output rows (gj_workload_out_rows) let an
+ * implementation skip a path it would otherwise try and abandon (PHJ's
+ * sparse probe of a small build side, operators/JOIN.md). A wrong hint
+ * costs time, never a wrong result. */
+int gj_join_exec_w(gj_impl impl, const gj_workload *w, const gj_dtable *r, const gj_dtable *s,
+                   void *stream, gj_join_out *out, gj_timing *timing, gj_ctx *ctx);
+
 /* Ask the advisor (gj_advise with profile p) which join to run, then run it.
  * [in]  w: the workload as the optimizer sees it (match ratio, skew); NULL
  *       derives one from the tables (match ratio 1, no skew).

@@ -569,17 +569,16 @@ static double ms_rest(memsim *m, gj_impl impl, double n, int kb, int pb, int p, 
  * GJ_PHJ_SPARSE_MIN_S rows and at most S / GJ_PHJ_SPARSE_DIV matches,
  * spread over the blocks so that none gathers more than GJ_PHJ_SPARSE_BUF
  * (half the buffers' room, for the spread of uniform matches over blocks'
- * ranges): as many 256-thread blocks as an SM's shared memory holds with
- * a table of 2^ceil(log2 1.5|R|) slots (at least 4096) of a key and a row
- * each, and the buffers. */
-static int phj_sparse_tried(gj_impl impl, double R, double S)
-{
-    return (impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) && R <= GJ_PHJ_SPARSE_R && S >= GJ_PHJ_SPARSE_MIN_S;
-}
-
+ * ranges): as many blocks of GJ_PHJ_SPARSE_THREADS as an SM's shared
+ * memory holds with a table of 2^ceil(log2 1.5|R|) slots (at least 4096)
+ * of a key and a row each, and the buffers. The operator makes the same
+ * test with the workload's expected output rows (gj_join_exec_w) and skips
+ * the pass where it fails. */
 static int phj_sparse(gj_impl impl, const gj_workload *w, const gj_hw *hw, double R, double S, double M)
 {
-    if (!phj_sparse_tried(impl, R, S) || w->out_rows) return 0;
+    if ((impl != GJ_IMPL_PHJ_UR && impl != GJ_IMPL_PHJ_TR) || w->out_rows || R > GJ_PHJ_SPARSE_R ||
+        S < GJ_PHJ_SPARSE_MIN_S)
+        return 0;
     const double smem = pow2_at_least(fmax(4096, 1.5 * R)) * (w->key_bytes + 4) + 8.0 * GJ_PHJ_SPARSE_BUF + 64;
     const double per_sm = fmax(1, fmin(2048 / GJ_PHJ_SPARSE_THREADS, floor(hw->l1_bytes * 0.9 / smem)));
     return M <= S / GJ_PHJ_SPARSE_DIV && M <= 0.5 * GJ_PHJ_SPARSE_BUF * per_sm * hw->sm_count;
@@ -717,11 +716,6 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
         a->kernels += 3 + 1 + (pr > 0);
         a->syncs += 1;
         return;
-    }
-    if (phj_sparse_tried(impl, R, S)) { /* the sparse pass tried and declined (cut short) */
-        a->allocs += 3;
-        a->kernels += 3;
-        a->syncs += 1;
     }
     if (impl == GJ_IMPL_NPHJ) {
         a->allocs += 4;  /* table, counts, flags, first[] */

@@ -31,7 +31,7 @@ int gj_join_auto(const gj_workload *w, const gj_profile *p, const gj_dtable *r,
     }
     rc = gj_advise(w, p, pl, ctx);
     if (rc != GJ_OK) goto done;
-    rc = gj_join_exec(pl->best, r, s, stream, out, timing, ctx);
+    rc = gj_join_exec_w(pl->best, w, r, s, stream, out, timing, ctx);
 done:
     return rc;
 }

@@ -20,7 +20,7 @@ int gj_time_runs(gj_impl impl, const gj_workload *w, const gj_dtable *a, const g
         memset(&t, 0, sizeof t);
         if (gj_impl_op(impl) == GJ_OP_JOIN) {
             gj_join_out out;
-            rc = gj_join_exec(impl, a, b, NULL, &out, &t, ctx);
+            rc = gj_join_exec_w(impl, w, a, b, NULL, &out, &t, ctx);
             if (rc == GJ_OK) gj_join_out_free(&out);
         } else {
             gj_groupby_out out;

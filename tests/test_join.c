@@ -142,6 +142,29 @@ static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_
         gj_join_out_free_host(&hout);
         gj_join_out_free(&out);
     }
+    { /* PHJ-UR told the output's size (gj_join_exec_w: paths it would
+       * decline are skipped, operators/join_api.cu phj_sparse) */
+        gj_workload w;
+        gj_join_out out, hout;
+        gj_timing t;
+        int eq = 0;
+        gj_workload_default(&w, GJ_OP_JOIN);
+        w.r_rows = hr->rows ? hr->rows : 1;
+        w.s_rows = hs->rows ? hs->rows : 1;
+        w.match_ratio = (double)ref.rows / (double)w.s_rows;
+        if (w.match_ratio > 1) { /* many-to-many: out_rows says it */
+            w.match_ratio = 1;
+            w.out_rows = ref.rows;
+        }
+        assert_int_equal(gj_join_exec_w(GJ_IMPL_PHJ_UR, &w, &dr, &ds, NULL, &out, &t, ctx), GJ_OK);
+        assert_int_equal(t.n_phases, 3);
+        assert_int_equal(gj_join_out_download(&out, &hout, ctx), GJ_OK);
+        assert_int_equal(gj_join_compare(&hout, &ref, &eq, ctx), GJ_OK);
+        if (!eq) fprintf(stderr, "PHJ-UR told %llu output rows: wrong\n", (unsigned long long)ref.rows);
+        assert_true(eq);
+        gj_join_out_free_host(&hout);
+        gj_join_out_free(&out);
+    }
     gj_join_out_free_host(&ref);
     gj_dtable_free(&dr);
     gj_dtable_free(&ds);
