@@ -1047,6 +1047,31 @@ static double pgb_many_bytes(double ts, int kb, const double *accw, int nacc)
     return b;
 }
 
+/* k_pgb_many's largest table in `budget` bytes (operators/groupby_api.cu
+ * pgb_many_ts): at most GJ_PGB_MANY_TMAX slots. */
+static double pgb_many_tmax(double budget, int kb, const double *accw, int nacc)
+{
+    double ts = GJ_PGB_MANY_TMAX;
+    while (ts > 256 && pgb_many_bytes(ts, kb, accw, nacc) > budget) ts /= 2;
+    return ts;
+}
+
+/* pgb_many_plan (operators/groupby_api.cu) for tables of at most tmax
+ * slots: the fewest bits for partitions of at most tmax / 2 groups, then
+ * (PGB-TR: tr) more while the 8-bit passes stay as many, up to partitions
+ * of N / (8 SMs) rows or down to GJ_PGB_MIN_PART groups; tables of 4 slots
+ * a group of a partition, 256 to tmax. */
+static void pgb_plan(double N, double g, double tmax, double sms, int tr, int *bits_out, double *ts_out)
+{
+    int bmin = 0, bw = 0, few = 0; /* few: partitions keep >= GJ_PGB_MIN_PART groups */
+    while (bmin < 16 && tmax / 2 * ldexp(1, bmin) < g) bmin++;
+    while (bw < 16 && floor(N / ldexp(1, bw)) > floor(N / (8 * fmax(sms, 1))) + 1) bw++;
+    while (few < 16 && GJ_PGB_MIN_PART * ldexp(1, few + 1) <= g) few++;
+    const int bits = bmin && tr ? (int)fmax(bmin, fmin(bw, fmin(few, 8 * ((bmin + 7) / 8)))) : bmin; /* not with row ids */
+    *bits_out = bits;
+    *ts_out = fmin(tmax, fmax(256, pow2_at_least(4 * ceil(g / ldexp(1, bits)))));
+}
+
 /* Expected longest of 32 lanes' linear-probing searches (probe steps) in
  * a table at load alpha: simulated (tables of 2^13 slots filled to alpha
  * with random keys, 32 keys drawn, 16000 warps each). */
@@ -1488,31 +1513,24 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * keep `limit` groups, counts a chunk's groups and then aggregates
          * into R copies. More: k_pgb_many, one pass over a table of ts
          * slots holding the keys and, at each key's slot, its aggregates
-         * (the most slots up to 8192 in 96 KB: pgb_many_ts), partitions
+         * (the most slots up to 16384 in 200 KB: pgb_many_ts), partitions
          * averaging ts / 2 groups. At most 2^16 partitions (two 8-bit
          * passes). */
         const int many = g > GJ_PGB_FEW;
         /* k_pgb_chunk's groups: its aggregate bytes, and its hash slots to 5/8
          * (operators/groupby_kernels.cuh pgb_limit) */
         const double chunk_limit = fmin(floor(GJ_PGB_AGG_BYTES / fmax(accb, 1)), GJ_PGB_TS * 5.0 / 8);
-        double ts = GJ_PGB_MANY_TMAX; /* k_pgb_many's largest table: pgb_many_ts */
-        while (many && ts > 256 && pgb_many_bytes(ts, kb, accw, nacc) > GJ_PGB_MANY_SMEM) ts /= 2;
-        double parts = 1;
+        double ts = 0, parts = 1;
         int bits = 0;
         if (many) {
-            /* pgb_many_plan: the fewest bits for partitions of at most
-             * ts / 2 groups, then (PGB-TR) more while the 8-bit passes stay
-             * as many, up to partitions of N / (8 SMs) rows or down to 512
-             * groups; tables of 4 slots a
-             * group of a partition, 256 to ts */
-            int bmin = 0, bw = 0;
-            while (bmin < 16 && ts / 2 * ldexp(1, bmin) < g) bmin++;
-            while (bw < 16 && floor(N / ldexp(1, bw)) > floor(N / (8 * fmax(hw->sm_count, 1))) + 1) bw++;
-            int few = 0; /* partitions keep >= GJ_PGB_MIN_PART groups */
-            while (few < 16 && GJ_PGB_MIN_PART * ldexp(1, few + 1) <= g) few++;
-            bits = bmin && tr ? (int)fmax(bmin, fmin(bw, fmin(few, 8 * ((bmin + 7) / 8)))) : bmin; /* not with row ids */
+            /* pgb_many_plan with tables for two blocks an SM (96 KB), or
+             * for one (200 KB, 1024 threads) where that saves a pass */
+            int bb = 0;
+            double tb = 0;
+            pgb_plan(N, g, pgb_many_tmax(GJ_PGB_MANY_SMEM, kb, accw, nacc), hw->sm_count, tr, &bits, &ts);
+            pgb_plan(N, g, pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, tr, &bb, &tb);
+            if ((bb + 7) / 8 < (bits + 7) / 8) bits = bb, ts = tb;
             parts = ldexp(1, bits);
-            ts = fmin(ts, fmax(256, pow2_at_least(4 * ceil(g / parts))));
         } else {
             const double per = floor(chunk_limit / 8) * 7;
             while (parts < 65536 && parts * per < g) parts *= 2, bits++;

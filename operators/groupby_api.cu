@@ -768,15 +768,20 @@ done:
  * 2^14..2^26 groups (H200, bench/RESULTS.md). Values: operators/shapes.h. */
 enum { PGB_TS = GJ_PGB_TS, PGB_AGG_BYTES = GJ_PGB_AGG_BYTES };
 
-/* k_pgb_many's table: the most slots, up to 8192, whose keys and aggregate
- * slots fit in PGB_MANY_SMEM (4-byte keys and two 4-byte aggregates: 8192
- * slots, 96 KB, 2 blocks of 512 threads per SM), so that 2^20 groups take
- * one 8-bit partition pass. H200, PGB-TR at 2^28 rows, max,max (bench/
- * pgb_ab_device.sh): 7.09 ms at 2^20 groups against 9.52 with 4096 slots
- * (two passes), 6.37 against 6.22 at 2^16 (one pass either way).
+/* k_pgb_many's table: the most slots, up to GJ_PGB_MANY_TMAX, whose keys
+ * and aggregate slots fit in `budget` bytes: PGB_MANY_SMEM (4-byte keys and
+ * two 4-byte aggregates: 8192 slots, 96 KB, 2 blocks of 512 threads per
+ * SM), so that 2^20 groups take one 8-bit partition pass. H200, PGB-TR at
+ * 2^28 rows, max,max (bench/pgb_ab_device.sh): 7.09 ms at 2^20 groups
+ * against 9.52 with 4096 slots (two passes), 6.37 against 6.22 at 2^16 (one
+ * pass either way). Or GJ_PGB_MANY_SMEM_BIG (16384 slots, one block of 1024
+ * threads an SM), where that saves a pass (session 12, bench/
+ * pgb_big_device.sh: 2^21 groups 6.51 -> 5.44 ms with one pass instead of
+ * two, 2^13 4.17 -> 2.91 with none instead of one; where the passes are as
+ * many, 8-byte keys at 2^23 took 8.72 -> 9.06).
  * GJ_PGB_TS=<power of two, 256..16384> overrides it (A/B runs). */
 enum { PGB_FEW = GJ_PGB_FEW, PGB_MANY_SMEM = GJ_PGB_MANY_SMEM, PGB_MIN_PART = GJ_PGB_MIN_PART };
-uint32_t pgb_many_ts(int kw, const GbSpec &s)
+uint32_t pgb_many_ts(int kw, const GbSpec &s, size_t budget)
 {
     GbSpec t = s;
     const char *e = getenv("GJ_PGB_TS");
@@ -785,7 +790,7 @@ uint32_t pgb_many_ts(int kw, const GbSpec &s)
         if (v >= 256 && v <= 16384 && !(v & (v - 1))) return (uint32_t)v;
     }
     uint32_t ts = GJ_PGB_MANY_TMAX;
-    while (ts > 256 && pgb_many_layout(ts, kw, t) > PGB_MANY_SMEM) ts /= 2;
+    while (ts > 256 && pgb_many_layout(ts, kw, t) > budget) ts /= 2;
     return ts;
 }
 
@@ -915,7 +920,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     uint32_t ncut[2] = {0, 0}; /* cut partitions, their pieces */
     GbSpec rm = r; /* k_pgb_many's spec: its shared layout in soff */
     const size_t smem = ts ? pgb_many_layout(ts, sizeof(K), rm) : (sizeof(K) + 4) * (size_t)TS + agg_bytes;
-    int occ = 0;
+    int occ = 0, many_threads = PolicyChunk::THREADS;
     uint32_t items = 0;
     const uint64_t n = a.n, ncap = next_pow2(2 * (n > 512 ? n : 512));
     uint64_t cap = next_pow2(2 * (hint > 1024 ? hint : 1024)); /* table slots, load <= 1/2 */
@@ -938,8 +943,13 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
                                                                   smem));
         }
         many = !narrow ? k_pgb_many<K, false, 2> : occ3 >= 3 ? k_pgb_many<K, true, 3> : k_pgb_many<K, true, 2>;
+        if (smem > PGB_MANY_SMEM) { /* one table an SM: 1024 threads to fill it */
+            many_threads = GJ_PGB_MANY_BIG_THREADS;
+            many = narrow ? k_pgb_many<K, true, 1, GJ_PGB_MANY_BIG_THREADS>
+                          : k_pgb_many<K, false, 1, GJ_PGB_MANY_BIG_THREADS>;
+        }
         GJ_CUDA(cudaFuncSetAttribute(many, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, many, PolicyChunk::THREADS, smem));
+        GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, many, many_threads, smem));
     } else {
         GJ_CUDA(cudaFuncSetAttribute(k_pgb_chunk<K, TS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_pgb_chunk<K, TS>, PolicyChunk::THREADS, smem));
@@ -995,7 +1005,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
             GTable<K> gt = {(K *)tkeys, (uint32_t *)tvals, cap - 1, (uint32_t *)cnt, (uint32_t)ocap, (int *)cnt + 1};
             if (items && ts) {
                 for (int j = 0; j < r.n; j++) rm.dst[j] = r.dst[j]; /* this round's output */
-                many<<<items, PolicyChunk::THREADS, smem, c.st>>>(hs, rm, a, gt, (K *)out->key.data, ts);
+                many<<<items, many_threads, smem, c.st>>>(hs, rm, a, gt, (K *)out->key.data, ts);
                 GJ_LAUNCHED();
                 if (ncut[0]) {
                     k_pgb_merge<K><<<ncut[0], PolicyChunk::THREADS, smem, c.st>>>(rm, a, (const uint32_t *)cut_list, gt,
@@ -1046,7 +1056,13 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     uint32_t ts = 0;
     int bits = 0;
     if (hint > PGB_FEW && !(ke && !strcmp(ke, "chunk"))) {
-        pgb_many_plan(n, hint, pgb_many_ts(kw, s), (uint64_t)c.sms, rowids, &bits, &ts);
+        /* tables for two blocks an SM; one an SM (up to GJ_PGB_MANY_SMEM_BIG,
+         * 1024 threads) where that saves a partition pass */
+        int bb = 0;
+        uint32_t tb = 0;
+        pgb_many_plan(n, hint, pgb_many_ts(kw, s, PGB_MANY_SMEM), (uint64_t)c.sms, rowids, &bits, &ts);
+        pgb_many_plan(n, hint, pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), (uint64_t)c.sms, rowids, &bb, &tb);
+        if ((bb + 7) / 8 < (bits + 7) / 8) bits = bb, ts = tb;
     } else {
         const uint64_t per = pgb_limit(PGB_TS, PGB_AGG_BYTES, slot_bytes) / 8 * 7;
         while (bits < 16 && (per << bits) < hint) bits++;

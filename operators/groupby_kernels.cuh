@@ -1597,8 +1597,8 @@ __device__ __forceinline__ void pgb_many_flush(const unsigned char *smem, const 
  * generic build) any, the first two as NARROW's when they are PGB-TR's
  * packed pair. Combines by agg4, kinds chosen once a tile. MINB: blocks per
  * SM the registers must allow (2: 64; 3: 40, a few spilled). */
-template <typename K, bool NARROW, int MINB>
-__global__ void __launch_bounds__(PolicyChunk::THREADS, MINB)
+template <typename K, bool NARROW, int MINB, int THREADS = PolicyChunk::THREADS>
+__global__ void __launch_bounds__(THREADS, MINB)
 k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t ts) /* s.soff: pgb_many_layout */
 {
     extern __shared__ __align__(16) unsigned char smem[];

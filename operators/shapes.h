@@ -20,13 +20,18 @@
 
 /* PGB: k_pgb_chunk up to GJ_PGB_FEW groups, with GJ_PGB_TS hash slots and
  * GJ_PGB_AGG_BYTES of aggregate slots; k_pgb_many above, with tables of at
- * most GJ_PGB_MANY_TMAX slots in GJ_PGB_MANY_SMEM bytes and partitions of
+ * most GJ_PGB_MANY_TMAX slots in GJ_PGB_MANY_SMEM_BIG bytes and partitions of
  * at least GJ_PGB_MIN_PART groups (operators/groupby_api.cu). */
 #define GJ_PGB_FEW 2048
 #define GJ_PGB_TS 4096
 #define GJ_PGB_AGG_BYTES (32 * 1024)
-#define GJ_PGB_MANY_TMAX 8192
+#define GJ_PGB_MANY_TMAX 16384
 #define GJ_PGB_MANY_SMEM (96 * 1024)
+/* Tables over GJ_PGB_MANY_SMEM, up to GJ_PGB_MANY_SMEM_BIG: one block of
+ * GJ_PGB_MANY_BIG_THREADS threads an SM (operators/groupby_api.cu
+ * pgb_chunks). */
+#define GJ_PGB_MANY_SMEM_BIG (200 * 1024)
+#define GJ_PGB_MANY_BIG_THREADS 1024
 #define GJ_PGB_MIN_PART 512
 /* k_pgb_many: a partition cut into 2 to GJ_PGB_MERGE_MAX pieces merges
  * their tables in one block (k_pgb_merge); more pieces merge through the
