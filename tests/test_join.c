@@ -660,8 +660,8 @@ static void test_gpu_small_build_few_matches(void **state)
 /* one case: n keys (random, or all with the same low `bits` bits when
  * one_part), values per mode; GPU result against a CPU stable partition,
  * then CUB's sort (use_cub) against the same. shift: the input columns
- * start one row into their allocations (not 16-byte aligned: the scatter
- * without bulk copies). */
+ * start one row into their allocations (not 16-byte aligned: the
+ * histogram's scalar loads). */
 static void part_case_at(int kw, int mode, uint64_t n, int bits, int one_part, int shift)
 {
     const int vw = mode == GJ_PART_IOTA || mode == GJ_PART_COPY4 ? 4 : 8;
@@ -760,8 +760,8 @@ static void test_gpu_partition(void **state)
             }
     part_case(4, GJ_PART_PACK, (1ULL << 20) + 3, 16, 0);
     part_case(8, GJ_PART_COPY8, (1ULL << 20) + 3, 11, 0);
-    /* several tiles a block (the bulk copies' two buffers, each reused),
-     * and columns that are not 16-byte aligned */
+    /* several tiles a block of the persistent scatter (the next tile's
+     * keys loaded ahead), and columns that are not 16-byte aligned */
     part_case(4, GJ_PART_PACK, 5000003, 9, 0);
     part_case(4, GJ_PART_IOTA, 4000000, 16, 0);
     part_case(8, GJ_PART_COPY8, 3000017, 16, 0);
