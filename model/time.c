@@ -1524,12 +1524,16 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         int bits = 0;
         if (many) {
             /* pgb_many_plan with tables for two blocks an SM (96 KB), or
-             * for one (200 KB, 1024 threads) where that saves a pass */
+             * for one (200 KB, 1024 threads) where that saves a pass or,
+             * with as many, fills its tables less (operators/groupby_api.cu
+             * pgb_big_wins) */
             int bb = 0;
             double tb = 0;
             pgb_plan(N, g, pgb_many_tmax(GJ_PGB_MANY_SMEM, kb, accw, nacc), hw->sm_count, tr, &bits, &ts);
             pgb_plan(N, g, pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, tr, &bb, &tb);
-            if ((bb + 7) / 8 < (bits + 7) / 8) bits = bb, ts = tb;
+            const int ps = (bits + 7) / 8, pbig = (bb + 7) / 8;
+            if (pbig < ps || (pbig == ps && ceil(g / ldexp(1, bb)) / tb < ceil(g / ldexp(1, bits)) / ts))
+                bits = bb, ts = tb;
             parts = ldexp(1, bits);
         } else {
             const double per = floor(chunk_limit / 8) * 7;

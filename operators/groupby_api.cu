@@ -832,6 +832,22 @@ void pgb_many_plan(uint64_t n, uint64_t hint, uint32_t tmax, uint64_t sms, bool 
     *ts_out = (uint32_t)ts;
 }
 
+/* PGB's plan with one table an SM (bits bb, tables of tb slots) against
+ * two (bits, ts): fewer 8-bit partition passes, or as many with its tables
+ * filled less (hint / 2^bits groups to a table of ts slots). H200, 2^28
+ * rows, max,max, PGB-TR (bench/RESULTS.md, Group-by, session 12): one pass
+ * saved at 2^21 groups (6.51 -> 5.44 ms) and at 2^13 (4.17 -> 2.91); as
+ * many at a quarter of the load instead of a half: 2^20 5.33 -> 4.83, 2^23
+ * 7.27 -> 6.87, 8-byte keys at 2^19 6.21 -> 5.85; at the same load one
+ * block an SM lost (8-byte keys at 2^23 8.72 -> 9.06, 2^25 9.62 -> 9.88).
+ * The model decides the same (model/time.c). */
+bool pgb_big_wins(double hint, int bits, uint32_t ts, int bb, uint32_t tb)
+{
+    const int ps = (bits + 7) / 8, pb = (bb + 7) / 8;
+    const double ls = ceil(hint / ldexp(1, bits)) / ts, lb = ceil(hint / ldexp(1, bb)) / tb;
+    return pb < ps || (pb == ps && lb < ls);
+}
+
 /* What gj_join_partition holds besides its output. Its own partition: a
  * second (key, value) buffer when it takes two passes, and per-tile
  * histograms (256 counts of 4 bytes per tile of 7680 rows: under
@@ -1057,12 +1073,13 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     int bits = 0;
     if (hint > PGB_FEW && !(ke && !strcmp(ke, "chunk"))) {
         /* tables for two blocks an SM; one an SM (up to GJ_PGB_MANY_SMEM_BIG,
-         * 1024 threads) where that saves a partition pass */
+         * 1024 threads) where that saves a partition pass, or, with as
+         * many passes, fills its tables less (pgb_big_wins) */
         int bb = 0;
         uint32_t tb = 0;
         pgb_many_plan(n, hint, pgb_many_ts(kw, s, PGB_MANY_SMEM), (uint64_t)c.sms, rowids, &bits, &ts);
         pgb_many_plan(n, hint, pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), (uint64_t)c.sms, rowids, &bb, &tb);
-        if ((bb + 7) / 8 < (bits + 7) / 8) bits = bb, ts = tb;
+        if (pgb_big_wins((double)hint, bits, ts, bb, tb)) bits = bb, ts = tb;
     } else {
         const uint64_t per = pgb_limit(PGB_TS, PGB_AGG_BYTES, slot_bytes) / 8 * 7;
         while (bits < 16 && (per << bits) < hint) bits++;
