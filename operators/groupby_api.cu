@@ -775,10 +775,7 @@ enum { PGB_TS = GJ_PGB_TS, PGB_AGG_BYTES = GJ_PGB_AGG_BYTES };
  * 2^28 rows, max,max (bench/pgb_ab_device.sh): 7.09 ms at 2^20 groups
  * against 9.52 with 4096 slots (two passes), 6.37 against 6.22 at 2^16 (one
  * pass either way). Or GJ_PGB_MANY_SMEM_BIG (16384 slots, one block of 1024
- * threads an SM), where that saves a pass (session 12, bench/
- * pgb_big_device.sh: 2^21 groups 6.51 -> 5.44 ms with one pass instead of
- * two, 2^13 4.17 -> 2.91 with none instead of one; where the passes are as
- * many, 8-byte keys at 2^23 took 8.72 -> 9.06).
+ * threads an SM), where pgb_big_wins says so (session 12).
  * GJ_PGB_TS=<power of two, 256..16384> overrides it (A/B runs). */
 enum { PGB_FEW = GJ_PGB_FEW, PGB_MANY_SMEM = GJ_PGB_MANY_SMEM, PGB_MIN_PART = GJ_PGB_MIN_PART };
 uint32_t pgb_many_ts(int kw, const GbSpec &s, size_t budget)
