@@ -548,7 +548,7 @@ static void test_nphj_probe_levels(void **state)
 /* PHJ's sparse probe (operators/join_api.cu phj_sparse): a build side of
  * at most 4096 rows with few matches is one pass over S's keys. H200
  * (session 12): 4096 x 2^26 rows, 2+2 columns, match ratio 0.001 (65519
- * output rows), PHJ-UR 0.244-0.249 ms with it, 1.60-1.81 without (its
+ * output rows), PHJ-UR 0.244-0.257 ms with it, 1.60-1.81 without (its
  * partitions and COUNT/WRITE passes); the untuned profile must put the
  * first within 1.5x, and a build side of 4097 rows (no sparse probe) at
  * several times it. */
