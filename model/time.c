@@ -576,12 +576,10 @@ static double ms_rest(memsim *m, gj_impl impl, double n, int kb, int pb, int p, 
  * the pass where it fails. */
 static int phj_sparse(gj_impl impl, const gj_workload *w, const gj_hw *hw, double R, double S, double M)
 {
-    if ((impl != GJ_IMPL_PHJ_UR && impl != GJ_IMPL_PHJ_TR) || w->out_rows || R > GJ_PHJ_SPARSE_R ||
-        S < GJ_PHJ_SPARSE_MIN_S)
-        return 0;
+    if ((impl != GJ_IMPL_PHJ_UR && impl != GJ_IMPL_PHJ_TR) || w->out_rows) return 0;
     const double smem = pow2_at_least(fmax(4096, 1.5 * R)) * (w->key_bytes + 4) + 8.0 * GJ_PHJ_SPARSE_BUF + 64;
     const double per_sm = fmax(1, fmin(2048 / GJ_PHJ_SPARSE_THREADS, floor(hw->l1_bytes * 0.9 / smem)));
-    return M <= S / GJ_PHJ_SPARSE_DIV && M <= 0.5 * GJ_PHJ_SPARSE_BUF * per_sm * hw->sm_count;
+    return gj_phj_sparse_takes(R, S, M, (int)hw->sm_count, (int)per_sm);
 }
 
 /* Peak device bytes of a join (the operator's own, output included), as
@@ -601,8 +599,8 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
     double r_keep = 0, table = 0;
     int s_owned = 1; /* S transformed: its keys (and GFTR's columns) become output columns */
     int r_owned = 1; /* R transformed: its keys freed after the match */
-    if (sparse) { /* first[] (written at the matched rows only), sel, the output */
-        ms_alloc(&m, S * 4 + S / GJ_PHJ_SPARSE_DIV * 4);
+    if (sparse) { /* the matches' S rows (sel) and R rows (first[]), room for S / GJ_PHJ_SPARSE_DIV; the output */
+        ms_alloc(&m, 2 * floor(S / GJ_PHJ_SPARSE_DIV) * 4);
         ms_alloc(&m, out);
         return m.peak;
     }

@@ -931,10 +931,12 @@ bool compact_by_select(const Job *j, u64 total, u64 items, u64 busy_items)
            j->s->rows >= (1ULL << 24);
 }
 
-/* Output row i from S's row sel[i] and its R row first[sel[i]], for i <
- * total, into the output alloc_output made: the dense write's gathers. */
+/* Output row i from S's row sel[i] and its R row first[sel[i]] (by_row:
+ * first[i]), for i < total, into the output alloc_output made: the dense
+ * write's gathers. */
 template <typename K>
-int write_rows(Job *j, u64 total, const Side *rs, const Side *ss, const uint32_t *first, const uint32_t *sel)
+int write_rows(Job *j, u64 total, const Side *rs, const Side *ss, const uint32_t *first, const uint32_t *sel,
+               bool by_row)
 {
     int rc = GJ_OK;
     gj_join_out *o = j->out;
@@ -943,6 +945,7 @@ int write_rows(Job *j, u64 total, const Side *rs, const Side *ss, const uint32_t
     memset(&d, 0, sizeof d);
     d.sel = sel;
     d.first = first;
+    d.first_by_row = by_row;
     d.r_ids = rs->ids;
     for (int c = 0; c < o->r_payloads; c++)
         dense_add(&d, 0, rs->pay[c], rs->stride[c], o->r[c].width, o->r[c].data);
@@ -979,7 +982,7 @@ int write_selected(Job *j, u64 total, const Side *rs, const Side *ss, const uint
     need = j->tmp_bytes;
     JCUDA(cub::DeviceSelect::If(j->tmp, need, rows, sel, nsel, (int64_t)j->s->rows, MatchedRow{first},
                                 j->mem.s));
-    rc = write_rows<K>(j, total, rs, ss, first, sel);
+    rc = write_rows<K>(j, total, rs, ss, first, sel, false);
 done:
     mem_free(&j->mem, nsel);
     mem_free(&j->mem, sel);
@@ -1030,16 +1033,17 @@ bool sparse_on(const gj_dtable *R, const gj_dtable *S)
 {
     const char *e = getenv("GJ_JOIN_SPARSE");
     if (e && strcmp(e, "off") == 0) return false;
-    return R->rows <= PhjPolicy::SPARSE_R && S->rows >= PhjPolicy::SPARSE_MIN_S && S->rows < (1ULL << 32) &&
-           ((uintptr_t)S->key.data & 15) == 0; /* the kernel's 16-byte loads */
+    return gj_phj_sparse_takes((double)R->rows, (double)S->rows, 0, 1, 1) && /* its sizes; matches unknown yet */
+           S->rows < (1ULL << 32) && ((uintptr_t)S->key.data & 15) == 0; /* the kernel's 16-byte loads */
 }
 
 /* PHJ of a build side of at most SPARSE_R rows with few matches: no
  * partition (one table, every block its own copy), one pass over S's keys
  * collecting the matches (phj_sparse_kernel), then the output allocated at
- * its size and gathered (write_rows). The COUNT pass writes first[] for
- * every S row and a second pass compacts it: 8 bytes an S row more, and
- * two launches more. Declines (*done = false, nothing written to the
+ * its size and gathered (write_rows), the matches' S rows in sel and
+ * their R rows beside them in first[] (room for S / SPARSE_DIV each). The
+ * COUNT pass writes first[] for every S row and a second pass compacts it:
+ * 8 bytes an S row more, and two launches more. Declines (*done = false, nothing written to the
  * output) when a block finds more than SPARSE_BUF matches, all more than
  * S / SPARSE_DIV, or some S row matches several R rows; the pass, cut short
  * once a block declines, is then lost (0.03-0.05 ms on the H200). So it
@@ -1070,9 +1074,9 @@ int phj_sparse(Job *j, gj_phase_timer *tm, Emit *e, bool *done)
     if (occ < 1) occ = 1;
     /* the workload expects more matches than it would take: decline
      * before the pass (a try that declines costs 0.03-0.05 ms on the H200) */
-    if (j->expect_rows > (double)cap || j->expect_rows > 0.5 * P::SPARSE_BUF * sms * occ) goto done;
+    if (!gj_phj_sparse_takes((double)R->rows, (double)S->rows, j->expect_rows, sms, occ)) goto done;
     JCUDA(mem_alloc(&j->mem, (void **)&cnt, 16));
-    JCUDA(mem_alloc(&j->mem, (void **)&first, S->rows * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&first, (cap ? cap : 1) * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&sel, (cap ? cap : 1) * 4));
     JCUDA(cudaMemsetAsync(cnt, 0, 16, j->mem.s));
     JCUDA(gj_timer_mark(tm, j->mem.s)); /* no transform */
@@ -1087,7 +1091,7 @@ int phj_sparse(Job *j, gj_phase_timer *tm, Emit *e, bool *done)
     }
     JCUDA(gj_timer_mark(tm, j->mem.s));
     if ((rc = alloc_output<K>(j, hv[0], &rs, &ss, e)) != GJ_OK) goto done;
-    if (hv[0] && (rc = write_rows<K>(j, hv[0], &rs, &ss, first, sel)) != GJ_OK) goto done;
+    if (hv[0] && (rc = write_rows<K>(j, hv[0], &rs, &ss, first, sel, true)) != GJ_OK) goto done;
     JCUDA(gj_timer_mark(tm, j->mem.s));
     *done = true;
 done:

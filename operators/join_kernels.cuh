@@ -131,6 +131,37 @@ __host__ __device__ inline int table_bits(uint32_t rows)
     return bits;
 }
 
+/* A block's shared-memory table of R rows (phj_match_kernel,
+ * phj_sparse_kernel): keys tk[] and R rows tid[] in 2^bits slots (tid
+ * EMPTY: free), linear probing from the slot of the key's bits above
+ * `shift` (the partition's bits, already equal within the table). smask is
+ * 2^bits - 1, the caller's one copy: made inside, ptxas gave the sparse
+ * probe 38 registers instead of 32 (three blocks an SM instead of four). */
+template <typename K>
+__device__ __forceinline__ void table_insert(K *tk, uint32_t *tid, int bits, uint32_t smask, int shift, K key,
+                                             uint32_t r)
+{
+    uint32_t h = hslot((u64)key >> shift, bits);
+    while (atomicCAS(&tid[h], EMPTY, r) != EMPTY) h = (h + 1) & smask;
+    tk[h] = key;
+}
+
+/* The R rows of the table holding `key`: how many, and (*first) the first
+ * one found (EMPTY if none). */
+template <typename K>
+__device__ __forceinline__ uint32_t table_count(const K *tk, const uint32_t *tid, int bits, uint32_t smask,
+                                                int shift, K key, uint32_t *first)
+{
+    uint32_t c = 0, f = EMPTY;
+    for (uint32_t h = hslot((u64)key >> shift, bits); tid[h] != EMPTY; h = (h + 1) & smask)
+        if (tk[h] == key) {
+            f = c ? f : tid[h];
+            c++;
+        }
+    *first = f;
+    return c;
+}
+
 /* V output rows at once, loads of a column issued together before its
  * stores (memory-level parallelism for the gathers); row k goes to the next
  * output position when ok[k] */
@@ -293,11 +324,7 @@ __global__ __launch_bounds__(THREADS, WRITE ? 1024 / THREADS : 2048 / THREADS) v
 #pragma unroll
         for (int q = 0; q < RB; q++) {
             const uint32_t r = rb + q * THREADS + threadIdx.x;
-            if (r < r1) {
-                uint32_t h = hslot((u64)rkv[q] >> shift, bits);
-                while (atomicCAS(&tid[h], EMPTY, r) != EMPTY) h = (h + 1) & smask;
-                tk[h] = rkv[q];
-            }
+            if (r < r1) table_insert<K>(tk, tid, bits, smask, shift, rkv[q], r);
         }
     }
     __syncthreads();
@@ -320,13 +347,8 @@ __global__ __launch_bounds__(THREADS, WRITE ? 1024 / THREADS : 2048 / THREADS) v
             for (int v = 0; v < PV; v++) {
                 uint32_t s = t0 + v * THREADS + threadIdx.x;
                 if (s >= s1) break;
-                u64 c = 0;
-                uint32_t f = EMPTY;
-                for (uint32_t h = hslot((u64)kv[v] >> shift, bits); tid[h] != EMPTY; h = (h + 1) & smask)
-                    if (tk[h] == kv[v]) {
-                        f = c ? f : tid[h];
-                        c++;
-                    }
+                uint32_t f;
+                const uint32_t c = table_count<K>(tk, tid, bits, smask, shift, kv[v], &f);
                 mine += c;
                 many |= c > 1;
                 if (one_chunk) first[s] = f;
@@ -374,8 +396,8 @@ __global__ __launch_bounds__(THREADS, WRITE ? 1024 / THREADS : 2048 / THREADS) v
  * rows a thread and a flag read between rounds it ran at 1.5 TB/s); the
  * few matches gather in a shared-memory buffer of BUF (S row, R row)
  * pairs, and at the end the block takes its place in sel with one counter
- * update (cnt[0]), writes its S rows there and each one's R row to
- * first[s]. Order of sel: by block, then arbitrary (the output is a
+ * update (cnt[0]), writes its S rows there and each one's R row at the
+ * same place in first[]. Order of sel: by block, then arbitrary (the output is a
  * multiset). cnt[1] != 0: declined (a block's buffer full, sel's cap
  * passed, or an S row with several matches: R keys repeated); every block
  * then stops within a round. S's keys 16-byte aligned (the caller checks). */
@@ -396,12 +418,7 @@ __global__ __launch_bounds__(THREADS) void phj_sparse_kernel(const K *rk, uint32
     for (uint32_t i = threadIdx.x; i < slots; i += THREADS) tid[i] = EMPTY;
     if (threadIdx.x == 0) n_buf = quit = 0;
     __syncthreads();
-    for (uint32_t r = threadIdx.x; r < nr; r += THREADS) {
-        const K k = rk[r];
-        uint32_t h = hslot((u64)k, tbits);
-        while (atomicCAS(&tid[h], EMPTY, r) != EMPTY) h = (h + 1) & smask;
-        tk[h] = k;
-    }
+    for (uint32_t r = threadIdx.x; r < nr; r += THREADS) table_insert<K>(tk, tid, tbits, smask, 0, rk[r], r);
     __syncthreads();
     const u64 chunk = (ns + (u64)gridDim.x * ROUND - 1) / ((u64)gridDim.x * ROUND) * ROUND;
     const u64 b0 = (u64)blockIdx.x * chunk, b1 = b0 + chunk < ns ? b0 + chunk : ns;
@@ -426,12 +443,7 @@ __global__ __launch_bounds__(THREADS) void phj_sparse_kernel(const K *rk, uint32
                 const u64 s = t0 + (u64)VK * (q * THREADS + threadIdx.x) + e;
                 const K key = u.k[q * VK + e];
                 uint32_t f = EMPTY, c = 0;
-                if (s < b1)
-                    for (uint32_t h = hslot((u64)key, tbits); tid[h] != EMPTY; h = (h + 1) & smask)
-                        if (tk[h] == key) {
-                            f = c ? f : tid[h];
-                            c++;
-                        }
+                if (s < b1) c = table_count<K>(tk, tid, tbits, smask, 0, key, &f);
                 if (c > 1) quit = 1;
                 if (c == 1) {
                     const uint32_t x = atomicAdd(&n_buf, 1u);
@@ -466,7 +478,7 @@ __global__ __launch_bounds__(THREADS) void phj_sparse_kernel(const K *rk, uint32
     if (at == ~0ull) return;
     for (uint32_t i = threadIdx.x; i < n_buf; i += THREADS) {
         sel[at + i] = bs[i];
-        first[bs[i]] = br[i];
+        first[at + i] = br[i];
     }
 }
 
@@ -509,6 +521,7 @@ __global__ __launch_bounds__(THREADS, 1024 / THREADS) void phj_write_unique_kern
 struct DenseCols {
     const uint32_t *sel; /* output row i is S's probe-order row sel[i] (NULL: i) */
     const uint32_t *first, *r_ids, *s_ids;
+    int first_by_row; /* first[i], not first[sel[i]], is output row i's R row (the sparse probe's) */
     int n;
     unsigned char side[16]; /* 0: an R column, 1: an S column */
     const void *src[16];
@@ -527,7 +540,7 @@ __global__ __launch_bounds__(THREADS, MINB) void dense_write_kernel(DenseCols d,
             at[k] = base + (u64)k * THREADS + threadIdx.x;
             const bool in = at[k] < rows;
             sp[k] = in && d.sel ? d.sel[at[k]] : at[k];
-            rr[k] = in && d.first ? d.first[sp[k]] : 0;
+            rr[k] = in && d.first ? d.first[d.first_by_row ? at[k] : sp[k]] : 0;
             sr[k] = in && d.s_ids ? d.s_ids[sp[k]] : sp[k];
         }
         if (d.r_ids) {

@@ -54,6 +54,19 @@
 #define GJ_PHJ_SPARSE_BUF 2048
 #define GJ_PHJ_SPARSE_DIV 16
 
+/* Does the sparse probe take a join of r build rows and s probe rows
+ * expected to give m output rows, blocks_per_sm of its blocks on each of
+ * sms SMs? At most S / GJ_PHJ_SPARSE_DIV matches, and at most half the
+ * blocks' buffers' room (matches spread unevenly over the blocks' ranges
+ * of S). The operator (operators/join_api.cu phj_sparse) asks before its
+ * pass and still declines during it (a block's buffer full, a repeated R
+ * key); the model (model/time.c) asks the same. */
+static inline int gj_phj_sparse_takes(double r, double s, double m, int sms, int blocks_per_sm)
+{
+    return r <= GJ_PHJ_SPARSE_R && s >= GJ_PHJ_SPARSE_MIN_S && m <= s / GJ_PHJ_SPARSE_DIV &&
+           m <= 0.5 * GJ_PHJ_SPARSE_BUF * blocks_per_sm * sms;
+}
+
 /* The operators' own radix partition: at most two 8-bit passes
  * (operators/join_partition.cuh); CUB's sort above. */
 #define GJ_PART_MAX_BITS 16
