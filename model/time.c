@@ -132,8 +132,14 @@ typedef struct {
     int kernels, allocs, syncs;
 } acc;
 
+static void overheads(acc *a);
+
+/* Open the next phase; the one it closes takes the launches, allocations
+ * and read-backs counted while it was open (the operators mark a phase's
+ * end after its host work). */
 static void begin(acc *a, const char *name)
 {
+    if (a->e->n_phases > 0) overheads(a);
     a->phase = a->e->n_phases++;
     gj_phase *p = &a->e->phase[a->phase];
     gj_strlcpy(p->name, name, sizeof p->name);
@@ -346,15 +352,18 @@ static int partition_bits(double rows)
  * read-backs; bench/RESULTS.md, TPC-H, session 8); tune scales the rest. */
 #define SYNC_LAUNCHES 4
 
-/* Fixed costs: launches, allocations and read-backs, added to the last
- * phase. The operators allocate from the device's stream-ordered pool,
- * kept mapped between runs (operators/common.cuh gj_pool_retain,
- * cudaMallocAsync): an allocation is one more stream operation, charged as
- * a launch, not the cudaMalloc + cudaFree pair `malloc_us` measures. */
+/* Fixed costs: the launches, allocations and read-backs counted since the
+ * last call, charged to the open phase (begin closes each phase with
+ * them; the model calls it once more after its last phase). The operators
+ * allocate from the device's stream-ordered pool, kept mapped between runs
+ * (operators/common.cuh gj_pool_retain, cudaMallocAsync): an allocation is
+ * one more stream operation, charged as a launch, not the cudaMalloc +
+ * cudaFree pair `malloc_us` measures. */
 static void overheads(acc *a)
 {
     term(a, GJ_TERM_FIXED, a->syncs ? "launches, allocations and read-backs" : "launches and allocations",
          (a->kernels + a->allocs + SYNC_LAUNCHES * a->syncs) * a->hw->launch_us * 1e-6, 0);
+    a->kernels = a->allocs = a->syncs = 0;
 }
 
 static void finish(acc *a, double floor_bytes, double peak_bytes)
@@ -694,54 +703,66 @@ static void host_side(acc *a, gj_impl impl, double n, int pb, int p, int gftr, i
     }
 }
 
-/* The host's work of a join besides its bytes, as operators/join_api.cu
- * asks the driver for it: launches (kernels, memsets, copies), allocations
- * (each freed again) and read-backs. It replaces the counts that the
- * shared terms (partition, gather, ...) made; join_model adds none. On
- * joins of 10^5-10^7 rows it is most of the time (PHJ-TR at 300270 x
- * 2275919: about 22 launches, 20 allocations and 3 read-backs). */
+/* The host's work of a join besides its bytes in one of its phases (0
+ * transform, 1 match, 2 materialize: where operators/join_api.cu asks the
+ * driver for it, between its phase marks): launches (kernels, memsets,
+ * copies), allocations (each freed again) and read-backs. It replaces the
+ * counts that the shared terms (partition, gather, ...) made in the phase;
+ * join_model adds none. On joins of 10^5-10^7 rows it is most of the time
+ * (PHJ-TR at 300270 x 2275919: about 22 launches, 20 allocations and 3
+ * read-backs). */
 static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits, int kbits, int dense,
-                           int sparse, double hot_r, double hot_s)
+                           int sparse, double hot_r, double hot_s, int phase)
 {
     const double R = (double)w->r_rows, S = (double)w->s_rows;
     const int pb = w->payload_bytes, pr = w->r_payloads, ps = w->s_payloads;
     const int tr = impl == GJ_IMPL_PHJ_TR || impl == GJ_IMPL_SMJ_TR, multi = w->out_rows != 0;
     const int smj = impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR;
-    int s_transformed = 1;
+    const int r_in = smj && w->r_sorted, s_in = smj && w->s_sorted; /* SMJ leaves them as they are */
+    const int b = smj ? kbits : bits;
+    const int one_part = !smj && impl != GJ_IMPL_NPHJ && bits == 0;
     a->kernels = a->allocs = a->syncs = 0;
-    if (sparse) { /* counters, first[], sel; memset, the pass, its read-back; the output and its write */
-        a->allocs += 3 + 1 + pr + ps;
-        a->kernels += 3 + 1 + (pr > 0);
-        a->syncs += 1;
+    if (sparse) {
+        if (phase == 0) { /* counters, sel and the R rows; a memset */
+            a->allocs += 3;
+            a->kernels += 1;
+        } else if (phase == 1) { /* the pass, its read-back */
+            a->kernels += 2;
+            a->syncs += 1;
+        } else { /* the output, its write (R's columns apart) */
+            a->allocs += 1 + pr + ps;
+            a->kernels += 1 + (pr > 0);
+        }
         return;
     }
-    if (impl == GJ_IMPL_NPHJ) {
-        a->allocs += 4;  /* table, counts, flags, first[] */
-        a->kernels += 7; /* 2 memsets, build, COUNT, CUB's scan, the read-back */
-        a->syncs += 1;
-        s_transformed = 0;
-    } else if (!smj && bits == 0) {
-        a->allocs += 6;  /* bounds, items, counts, flags, first[] */
-        a->kernels += 6; /* one launch for the bounds, memset, COUNT, scan, read-back */
-        a->syncs += 1;
-        s_transformed = 0;
-    } else {
-        const int b = smj ? kbits : bits;
-        const int r_in = smj && w->r_sorted, s_in = smj && w->s_sorted; /* left as they are */
-        if (smj) { /* the keys' smallest and largest (and order), read back */
+    if (phase == 0) {
+        if (impl == GJ_IMPL_NPHJ) { /* the table, its memset, the build */
             a->allocs += 1;
-            a->kernels += 4;
-            a->syncs += 1;
+            a->kernels += 2;
+        } else if (!one_part) {
+            if (smj) { /* the keys' smallest and largest (and order), read back */
+                a->allocs += 1;
+                a->kernels += 4;
+                a->syncs += 1;
+            }
+            if (!r_in) host_side(a, impl, R, pb, pr, tr, b, kbits, smj ? hot_r : 1, 0, 1);
+            if (!smj && S >= R) { /* R's partitions' sizes checked for skew, read back */
+                a->allocs += 2;
+                a->kernels += 4;
+                a->syncs += 1;
+            }
+            if (!s_in) host_side(a, impl, S, pb, ps, tr, b, kbits, smj ? hot_s : 1, 0, 1);
         }
-        if (!r_in) host_side(a, impl, R, pb, pr, tr, b, kbits, smj ? hot_r : 1, 0, 1);
-        if (!s_in) host_side(a, impl, S, pb, ps, tr, b, kbits, smj ? hot_s : 1, 0, 1);
-        s_transformed = !s_in;
-        if (!smj && S >= R) { /* the partitions' sizes checked for skew, read back */
-            a->allocs += 2;
-            a->kernels += 4;
+    } else if (phase == 1) {
+        if (impl == GJ_IMPL_NPHJ) {
+            a->allocs += 3;  /* counts, flags, first[] */
+            a->kernels += 5; /* memset, COUNT, CUB's scan, the read-back */
             a->syncs += 1;
-        }
-        if (smj) {
+        } else if (one_part) {
+            a->allocs += 6;  /* bounds, items, counts, flags, first[] */
+            a->kernels += 6; /* one launch for the bounds, memset, COUNT, scan, read-back */
+            a->syncs += 1;
+        } else if (smj) {
             a->allocs += 4;  /* counts, flags, first[], windows */
             a->kernels += 6; /* memset, co-ranks, COUNT, scan, read-back */
             a->syncs += 1;
@@ -750,26 +771,28 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
             a->kernels += 14; /* bounds x 2, items, scan, read-back, item map, COUNT, scan, read-back */
             a->syncs += 2;
         }
-        if (tr) { /* the remaining GFTR groups, in the materialize phase */
+    } else {
+        const int s_transformed = impl != GJ_IMPL_NPHJ && !one_part && !s_in;
+        if (tr && !one_part) { /* the remaining GFTR groups */
             if (!r_in) host_side(a, impl, R, pb, pr, tr, b, kbits, hot_r, 1, GJ_MAX_PAYLOADS);
             if (!s_in) host_side(a, impl, S, pb, ps, tr, b, kbits, hot_s, 1, GJ_MAX_PAYLOADS);
         }
-    }
-    /* the output: the dense write's launches and new columns, or every
-     * column and the compacting WRITE (and the table's WRITE when S rows
-     * match several times) */
-    if (dense) {
-        const int r_new = pr - (pr > 0 && pb == 4);
-        int s_new = s_transformed ? 0 : 1 + ps; /* untransformed S: key and columns copied */
-        if (s_transformed && tr)
-            s_new = 2 * gftr_pairs(ps, pb);
-        else if (s_transformed)
-            s_new = ps - (ps > 0 && pb == 4);
-        a->allocs += r_new + s_new;
-        a->kernels += s_transformed ? 2 : 1;
-    } else {
-        a->allocs += 1 + pr + ps;
-        a->kernels += 1 + multi;
+        /* the output: the dense write's launches and new columns, or every
+         * column and the compacting WRITE (and the table's WRITE when S
+         * rows match several times) */
+        if (dense) {
+            const int r_new = pr - (pr > 0 && pb == 4);
+            int s_new = s_transformed ? 0 : 1 + ps; /* untransformed S: key and columns copied */
+            if (s_transformed && tr)
+                s_new = 2 * gftr_pairs(ps, pb);
+            else if (s_transformed)
+                s_new = ps - (ps > 0 && pb == 4);
+            a->allocs += r_new + s_new;
+            a->kernels += s_transformed ? 2 : 1;
+        } else {
+            a->allocs += 1 + pr + ps;
+            a->kernels += 1 + multi;
+        }
     }
 }
 
@@ -805,7 +828,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     const int kb = w->key_bytes, pb = w->payload_bytes, pr = w->r_payloads, ps = w->s_payloads;
     const double in = R * (kb + pr * pb) + S * (kb + ps * pb);
     const double out = M * (kb + (pr + ps) * pb);
-    const int tr = impl == GJ_IMPL_PHJ_TR || impl == GJ_IMPL_SMJ_TR;
+    const int tr = impl == GJ_IMPL_PHJ_TR || impl == GJ_IMPL_SMJ_TR, multi = w->out_rows != 0;
     /* GFTR transforms (key, first payload group) pairs; GFUR (key, 4-byte id). */
     const int rv = tr && pr ? gftr_group_bytes(pr, pb, 0) : 4, sv = tr && ps ? gftr_group_bytes(ps, pb, 0) : 4;
     const int bits = partition_bits(R), kbits = join_key_bits(w);
@@ -834,6 +857,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
          * gathers: R's columns by first[], S's key and columns at the
          * matched rows (sel, by block: scattered over S) */
         begin(a, "transform");
+        join_host_work(a, impl, w, 0, kbits, 0, 1, hot_r, hot_s, 0);
         begin(a, "match");
         /* a probe costs as a random shared-memory access of a sector (H200,
          * session 12: 285-357 G probes/s at |R| = 624..4096, 4-byte keys,
@@ -843,11 +867,12 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         term(a, sec >= onchip ? GJ_TERM_SEQ : GJ_TERM_HASH, "read S's keys, probe the table", MAXF(sec, onchip),
              S * kb);
         seq(a, "matches (S row, R row)", M * 12.0);
+        join_host_work(a, impl, w, 0, kbits, 0, 1, hot_r, hot_s, 1);
         begin(a, "materialize");
         if (pr) gather(a, "gathers of R columns", M * pr, pb, R, 32, w->zipf);
         gather(a, "gathers of S keys", M, kb, S, 32, 0);
         if (ps) gather(a, "gathers of S columns", M * ps, pb, S, 32, 0);
-        join_host_work(a, impl, w, 0, kbits, 0, 1, hot_r, hot_s);
+        join_host_work(a, impl, w, 0, kbits, 0, 1, hot_r, hot_s, 2);
         overheads(a);
         finish(a, in + out, in + join_peak(impl, w, R, S, M, 0, kbits, hot_r, hot_s, 0, 1));
         return;
@@ -887,6 +912,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         else sort_bits(a, "sort S (key, row id)", S, kb, 4, kbits);
     }
 
+    join_host_work(a, impl, w, bits, kbits, dense, sparse, hot_r, hot_s, 0);
     begin(a, "match");
     if (impl == GJ_IMPL_NPHJ) {
         seq(a, "read S's keys", S * kb);
@@ -904,15 +930,15 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         term(a, GJ_TERM_HASH, "hash-table probes",
              S * (h1 / (hw->bw_l1_rand / 8 * GB) + (h2 - h1) / (sp2 * GB) + (1 - h2) / (sph * GB)),
              0);
-        /* the count pass writes each S row's first match id, the write pass
-         * reads it back with the matched keys */
-        seq(a, "first-match ids (write, read), matched keys", S * 8.0 + M * kb);
-        seq(a, "write matches (key, id R, id S)", M * (kb + 8));
+        /* the COUNT pass writes each S row's first match (the WRITE, in
+         * the materialize phase, reads it back) */
+        seq(a, "first matches written", S * 4.0);
     } else {
-        /* Co-partitions / merge path: transformed keys and ids read once,
-         * matches written once; the shared-memory hash tables work at the
-         * on-chip random rate and overlap with the streaming. */
-        double stream = (R + S) * (kb + 4) + M * (kb + 8);
+        /* Co-partitions / merge path, the COUNT pass: transformed keys read
+         * once, each S row's first match written (the WRITE, in the
+         * materialize phase, reads it back); the shared-memory hash tables
+         * work at the on-chip random rate and overlap with the streaming. */
+        double stream = (R + S) * kb + S * 4.0;
         double onchip = (impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR)
                             ? (R + S) * (kb + 4) / (hw->bw_l1_rand * GB)
                             : 0;
@@ -928,22 +954,30 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
                  S / (hw->bw_l1_rand / 32 * GB), 0);
         }
         double sec = stream / (hw->bw_seq * GB);
-        term(a, sec >= onchip ? GJ_TERM_SEQ : GJ_TERM_HASH, "stream transformed keys, write matches",
+        term(a, sec >= onchip ? GJ_TERM_SEQ : GJ_TERM_HASH, "read transformed keys, write first matches",
              MAXF(sec, onchip), stream);
         if (impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) {
             /* One block per work item, a (4096-row R chunk, 16384-row S
-             * chunk) pair of a partition, in a count and a write pass; each
-             * builds its table and synchronises: about a launch latency per
-             * item and pass, two blocks per SM at a time. Dominant when a
-             * small R meets a large S in few partitions. */
+             * chunk) pair of a partition; each clears its table, loads its
+             * R chunk, inserts it, synchronises and then probes: a chain of
+             * dependent latencies besides its bytes, about a launch latency
+             * an item, four blocks an SM at a time. H200, grid v39: the
+             * COUNT pass of 2^22..2^27-row joins (2048..65536 items of 2048
+             * x 2048 rows) took the phase's host work plus its bytes at B_G
+             * plus 6.6 ns an item (3.5 us at 528 blocks; launch_us 3.69). */
             double parts = ldexp(1, bits);
             double items = parts * ceil(R / parts / 4096) * ceil(S / parts / 16384);
-            term(a, GJ_TERM_FIXED, "work items (table per chunk pair, two passes)",
-                 items * 2 * hw->launch_us * 1e-6 / fmax(2 * hw->sm_count, 1), 0);
+            term(a, GJ_TERM_FIXED, "work items (a chain of latencies each)",
+                 items * hw->launch_us * 1e-6 / fmax(4 * hw->sm_count, 1), 0);
         }
     }
 
+    join_host_work(a, impl, w, bits, kbits, dense, sparse, hot_r, hot_s, 1);
     begin(a, "materialize");
+    /* the WRITE: each S row's first match and key read, the output's keys
+     * written (many-to-many: S's keys probed again); the dense write
+     * instead reads first[] with R's columns (below) */
+    if (!dense) seq(a, "compact the matches (first[], S's keys; output keys)", S * (4.0 + kb) * (multi ? 2 : 1) + M * kb);
     if (tr) {
         /* GFTR: transform the remaining column groups with the key, then
          * gather with clustered positions (Sec. 4.1.2; the paper moves one
@@ -996,7 +1030,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
                 gather(a, "random gathers of S columns", M * ps, pb, S, 32, 0);
         }
     }
-    join_host_work(a, impl, w, bits, kbits, dense, sparse, hot_r, hot_s);
+    join_host_work(a, impl, w, bits, kbits, dense, sparse, hot_r, hot_s, 2);
     overheads(a);
     finish(a, in + out, in + join_peak(impl, w, R, S, M, bits, kbits, hot_r, hot_s, dense, sparse));
 }
@@ -1473,6 +1507,18 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             term(a, GJ_TERM_HASH, "dictionary-encode keys (D)", gj_m44_d(N, g, kb, hw->bw_seq * GB, bm),
                  (kb + 4.0) * (N + g) + N * 4);
         }
+        /* run_sgb's host work in the group phase (the sorts' own launches
+         * are in their rates): in order, the check (a memset,
+         * k_inorder_heads, the tiles' scan of 2 kernels, a read-back); else
+         * UR's iota; the group ids' scan (2 kernels), the group count read
+         * back, k_group_keys, DE-TR's encoding (all but when fused);
+         * allocations: the output, the tiles' counts and their scan's
+         * scratch, the group ids and their scan's scratch, the sorted key
+         * and column copies and their sorts' scratch */
+        const int de = impl == GJ_IMPL_SGB_DE_TR && !ord;
+        a->kernels += (ord ? 4 : !tr) + (fused ? 0 : 3) + de;
+        a->allocs += A + 1 + (ord ? 2 : 0) + (fused ? 0 : 2) + (ord ? 0 : tr ? 3 : 4) + de;
+        a->syncs += 1 + (ord && !fused);
         begin(a, "aggregate");
         if (ord) {
         } else if (!tr) {
@@ -1490,20 +1536,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         /* k_sorted_reduce reads each row's group id (and SGB-UR's row id
          * when it sorted) beside the payloads; fused, the keys instead */
         seq(a, "segmented reduction", N * (fused ? kb : 4.0 + (!tr && !ord ? 4 : 0)) + N * P * pb + out);
-        /* run_sgb's host work (the sorts' own launches are in their
-         * rates): in order, the check (a memset, k_inorder_heads, the
-         * tiles' scan of 2 kernels, a read-back); else UR's iota; the group
-         * ids' scan (2 kernels), the group count read back, k_group_keys,
-         * DE-TR's encoding (all but when fused); the aggregates'
-         * initialisation, the reduction, AVG's division; allocations: the
-         * tiles' counts and their scan's scratch, the group ids and their
-         * scan's scratch, the output, the sorted key and column copies and
-         * their sorts' scratch */
-        const int de = impl == GJ_IMPL_SGB_DE_TR && !ord;
-        a->kernels += 2 + (ord ? 4 : !tr) + (fused ? 0 : 3) + de + any_avg;
-        a->allocs += A + 1 + (ord ? 2 : 0) + (fused ? 0 : 2) + (ord ? 0 : tr ? 3 : 4) + de +
-                     (tr && !ord && P > 1 ? 1 + 2 * (P - 1) : 0);
-        a->syncs += 1 + (ord && !fused);
+        /* and in the aggregate phase: the aggregates' initialisation, the
+         * reduction, AVG's division; TR's column sorts' copies and scratch */
+        a->kernels += 2 + any_avg;
+        a->allocs += tr && !ord && P > 1 ? 1 + 2 * (P - 1) : 0;
     } else { /* PGB-UR, PGB-TR (T-GB-PGB): operators/groupby_api.cu run_pgb */
         const int tr = impl == GJ_IMPL_PGB_TR && P > 0;
         /* Few groups (g <= 2048): k_pgb_chunk, whose shared tables (4096

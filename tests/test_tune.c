@@ -140,14 +140,18 @@ static void test_fit_applied_by_model(void **state)
     gj_fit f = {0};
     for (int k = 0; k < GJ_TERMS; k++) f.coef[k] = 1;
     f.coef[GJ_TERM_PARTITION] = 0.5;
+    f.coef[GJ_TERM_FIXED] = 0.5;
     f.intercept_ms = 0.25;
     f.err_holdout = -1;
     assert_int_equal(gj_profile_set_fit(p, GJ_IMPL_PHJ_TR, &f), GJ_OK);
     assert_int_equal(gj_profile_estimate(GJ_IMPL_PHJ_TR, &w, p, &tuned, NULL), GJ_OK);
     assert_true(tuned.tuned);
-    assert_double_equal(tuned.ms, raw.ms - 0.5 * raw.term_ms[GJ_TERM_PARTITION] + 0.25, 1e-9 * raw.ms);
+    assert_double_equal(tuned.ms,
+                        raw.ms - 0.5 * (raw.term_ms[GJ_TERM_PARTITION] + raw.term_ms[GJ_TERM_FIXED]) + 0.25,
+                        1e-9 * raw.ms);
     for (int k = 0; k < GJ_TERMS; k++) assert_double_equal(tuned.term_ms[k], raw.term_ms[k], 0);
-    /* The first phase (transform: two partitions, nothing else fitted) halves. */
+    /* The first phase (transform: two partitions and their launches, both
+     * halved) halves. */
     assert_double_equal(tuned.phase[0].ms, 0.5 * raw.phase[0].ms, 1e-9);
     /* Other implementations are untouched; gj_model_estimate never tunes. */
     gj_estimate other, plain;
@@ -409,8 +413,9 @@ static void test_advisor_uses_fit(void **state)
 
 /* The built-in h200-tuned is h200-measured's physics plus learned
  * corrections, for every implementation but where tune kept the calibrated
- * model as no worse on the held-out half (NPHJ on the v5 store: 6.9%
- * against 7.0% refitted). */
+ * model as no worse on the held-out half (on the v39 store PHJ-UR, SMJ-UR
+ * and SMJ-TR: held out 7.3%, 4.5% and 5.7% against 10.1%, 5.3% and 7.2%
+ * refitted). */
 static void test_builtin_tuned(void **state)
 {
     (void)state;
@@ -427,7 +432,7 @@ static void test_builtin_tuned(void **state)
         assert_int_equal(gj_profile_get_fit(t, (gj_impl)i, &f), GJ_OK);
         fitted += f.set;
     }
-    if (fitted < GJ_IMPL_COUNT - 1) fail_msg("h200-tuned: only %d of %d implementations corrected", fitted, GJ_IMPL_COUNT);
+    if (fitted < GJ_IMPL_COUNT - 3) fail_msg("h200-tuned: only %d of %d implementations corrected", fitted, GJ_IMPL_COUNT);
     gj_profile_free(t);
     gj_profile_free(m);
 }
