@@ -1619,6 +1619,14 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             /* ids are increasing inside a partition: a warp spans about as
              * many rows as there are non-empty partitions */
             double u = fmax(1, fmin(32, fmin(parts, g) * pb / 4.0));
+            /* rows in key order (w->sorted_keys): a key's N / g rows are
+             * adjacent, so a warp's 32 ids come in runs of them, each run
+             * a line or more (v39 grid, gb-ordered: PGB-UR's aggregate
+             * predicted 2x the measured at 2^16 and 2^20 groups at u = 32) */
+            if (w->sorted_keys) {
+                const double run = fmax(1, N / fmax(g, 1));
+                u = fmin(u, fmax(1, 32 / run) * fmax(1, fmin(32, run) * pb / 128.0));
+            }
             seq(a, "read row ids", N * 4.0);
             for (int c = 0; c < P; c++) gather(a, "gather payloads by partitioned row ids", N, pb, N, u, 0);
         } else {
