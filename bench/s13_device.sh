@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Session 13, one device call. carry ["build/s13"]: gjadvise (this
-# commit), gjadvise_old (the commit before the session's operator change,
-# 1baf529), test_join, libcmocka.so.0, all stripped.
+# Session 13, one device call. carry ["build/s13.tar.gz"] (build/s13
+# packed: over the carry limit unpacked): gjadvise (this commit),
+# gjadvise_old (the commit before the session's operator change, 1baf529),
+# test_join, libcmocka.so.0, all stripped.
 # 1. test_join (the shared table helpers, the sparse probe's R rows beside
 #    sel); 2. old against new, ROUNDS alternations, median of 7 each: the
 #    sparse probe's cases (CASES, |R|:|S|:match ratio:R payloads:S
@@ -13,6 +14,7 @@
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 D=${D:-build/s13}; export LD_LIBRARY_PATH=$D
+[ -d "$D" ] || tar xzf "$D.tar.gz" -C "$(dirname "$D")"
 nvidia-smi --query-gpu=name,uuid --format=csv,noheader; date -u +%FT%TZ
 if [ "${SKIP_TESTS:-0}" = 0 ]; then
     timeout 300 $D/test_join > "$OUT/test_join.log" 2>&1

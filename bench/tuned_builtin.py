@@ -21,12 +21,23 @@ the held-out half, so starting from it can carry coefficients of terms that
 no longer exist. UUID: the GPU the grid was measured on (`validate --replay`
 prints it); on a store with one GPU --device may be left out.
 
+With --only IMPL,... only those implementations take the exported fits (an
+implementation the export leaves untuned becomes untuned); the others keep
+the corrections the source has (a model change that touches only the
+joins: refit the joins, leave the group-bys). --notes and --fit-error then
+say what the mixed profile is (the notes at most 255 characters; the
+held-out median of `validate --replay --holdout` with it).
+
 usage: bench/tuned_builtin.py EXPORTED.json [--source model/builtin_json.c]
+                              [--only IMPLS --notes TEXT --fit-error X]
 """
 import argparse
 import json
+import re
 import sys
 
+IMPLS = ["PHJ-UR", "PHJ-TR", "SMJ-UR", "SMJ-TR", "NPHJ", "HGB", "SGB-UR", "SGB-TR", "SGB-DE-TR", "PGB-UR",
+         "PGB-TR", "HASH-GLOBAL"]
 BEGIN = "/* BEGIN h200-tuned (bench/tuned_builtin.py) */\n"
 END = "/* END h200-tuned */\n"
 
@@ -40,11 +51,25 @@ def literal(text):
     return "\n".join(out) + "\n"
 
 
+def current(src):
+    """The h200-tuned JSON between the markers of the source."""
+    i, j = src.find(BEGIN), src.find(END)
+    body = src[i + len(BEGIN): j]
+    parts = re.findall(r'^\s*"(.*)\\n";?\s*$', body, re.M)
+    return json.loads("\n".join(p.replace('\\"', '"').replace("\\\\", "\\") for p in parts))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("exported")
     ap.add_argument("--source", default="model/builtin_json.c")
+    ap.add_argument("--only", help="comma-separated implementations to take from the export")
+    ap.add_argument("--notes")
+    ap.add_argument("--fit-error", type=float)
     a = ap.parse_args()
+    if a.only and (a.notes is None or a.fit_error is None):
+        print("--only needs --notes and --fit-error", file=sys.stderr)
+        return 2
     d = json.load(open(a.exported))
     if d.get("origin") != "tune" or "fits" not in d:
         print(f"{a.exported}: not a tuned profile (origin {d.get('origin')!r}, no fits)", file=sys.stderr)
@@ -61,6 +86,16 @@ def main():
     if i < 0 or j < i:
         print(f"{a.source}: markers not found", file=sys.stderr)
         return 1
+    if a.only:
+        only = a.only.split(",")
+        old = current(src)
+        fits = {k: v for k, v in old["fits"].items() if k not in only}
+        fits.update({k: v for k, v in d["fits"].items() if k in only})
+        d["fits"] = {k: fits[k] for k in sorted(fits, key=lambda k: IMPLS.index(k) if k in IMPLS else 99)}
+        d["notes"], d["fit_error"] = a.notes, a.fit_error
+    if len(d["notes"]) > 255:
+        print(f"notes of {len(d['notes'])} characters: at most 255", file=sys.stderr)
+        return 2
     src = src[: i + len(BEGIN)] + literal(json.dumps(d, indent=1)) + src[j:]
     open(a.source, "w").write(src)
     print(f"{a.source}: h200-tuned updated ({len(d['fits'])} implementations, held-out "

@@ -305,6 +305,16 @@ static void gather(acc *a, const char *what, double m, int w, double src, double
     a->kernels += 1;
 }
 
+/* Lines a warp's 32 gathers of w-byte values touch when its row ids come
+ * in runs of `run` adjacent rows (each run a line or more; 32 at most, as
+ * unclustered): rows of one key kept together by a stable partition of
+ * rows in key order. */
+static double run_lines(double run, int w)
+{
+    run = fmax(1, run);
+    return fmin(32, fmax(1, 32 / run) * fmax(1, fmin(32, run) * w / 128.0));
+}
+
 /* Clustered GATHER: map, input and output all sequential (3 x 4M of M-414-C2). */
 static void gather_clustered(acc *a, const char *what, double m, int w)
 {
@@ -1026,8 +1036,9 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         if (ps) {
             if (impl == GJ_IMPL_NPHJ || (impl == GJ_IMPL_PHJ_UR && bits == 0) || (smj && w->s_sorted))
                 gather_clustered(a, "gathers of S columns (in probe order)", M * ps, pb);
-            else
-                gather(a, "random gathers of S columns", M * ps, pb, S, 32, 0);
+            else /* PHJ-UR's partition keeps S's runs of a key together (S in key order) */
+                gather(a, "random gathers of S columns", M * ps, pb, S,
+                       impl == GJ_IMPL_PHJ_UR && w->s_sorted ? run_lines(s_run_eff(w), pb) : 32, 0);
         }
     }
     join_host_work(a, impl, w, bits, kbits, dense, sparse, hot_r, hot_s, 2);
@@ -1623,10 +1634,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
              * adjacent, so a warp's 32 ids come in runs of them, each run
              * a line or more (v39 grid, gb-ordered: PGB-UR's aggregate
              * predicted 2x the measured at 2^16 and 2^20 groups at u = 32) */
-            if (w->sorted_keys) {
-                const double run = fmax(1, N / fmax(g, 1));
-                u = fmin(u, fmax(1, 32 / run) * fmax(1, fmin(32, run) * pb / 128.0));
-            }
+            if (w->sorted_keys) u = fmin(u, run_lines(N / fmax(g, 1), pb));
             seq(a, "read row ids", N * 4.0);
             for (int c = 0; c < P; c++) gather(a, "gather payloads by partitioned row ids", N, pb, N, u, 0);
         } else {

@@ -413,9 +413,8 @@ static void test_advisor_uses_fit(void **state)
 
 /* The built-in h200-tuned is h200-measured's physics plus learned
  * corrections, for every implementation but where tune kept the calibrated
- * model as no worse on the held-out half (on the v39 store PHJ-UR, SMJ-UR
- * and SMJ-TR: held out 7.3%, 4.5% and 5.7% against 10.1%, 5.3% and 7.2%
- * refitted). */
+ * model as no worse on the held-out half (on the v39 and v40 stores SMJ-UR
+ * and SMJ-TR: held out 3.5% and 5.7% against 5.4% and 6.9% refitted). */
 static void test_builtin_tuned(void **state)
 {
     (void)state;
@@ -432,7 +431,7 @@ static void test_builtin_tuned(void **state)
         assert_int_equal(gj_profile_get_fit(t, (gj_impl)i, &f), GJ_OK);
         fitted += f.set;
     }
-    if (fitted < GJ_IMPL_COUNT - 3) fail_msg("h200-tuned: only %d of %d implementations corrected", fitted, GJ_IMPL_COUNT);
+    if (fitted < GJ_IMPL_COUNT - 2) fail_msg("h200-tuned: only %d of %d implementations corrected", fitted, GJ_IMPL_COUNT);
     gj_profile_free(t);
     gj_profile_free(m);
 }
