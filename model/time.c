@@ -587,8 +587,8 @@ static double ms_rest(memsim *m, gj_impl impl, double n, int kb, int pb, int p, 
  * output row count given: primary-foreign-key), a probe side of at least
  * GJ_PHJ_SPARSE_MIN_S rows and at most S / GJ_PHJ_SPARSE_DIV matches,
  * spread over the blocks so that none gathers more than GJ_PHJ_SPARSE_BUF
- * (half the buffers' room, for the spread of uniform matches over blocks'
- * ranges): as many blocks of GJ_PHJ_SPARSE_THREADS as an SM's shared
+ * (GJ_PHJ_SPARSE_FILL of the buffers' room: operators/shapes.h
+ * gj_phj_sparse_takes): as many blocks of GJ_PHJ_SPARSE_THREADS as an SM's shared
  * memory holds with a table of 2^ceil(log2 1.5|R|) slots (at least 4096)
  * of a key and a row each, and the buffers. The operator makes the same
  * test with the workload's expected output rows (gj_join_exec_w) and skips
