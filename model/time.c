@@ -588,9 +588,9 @@ static double ms_rest(memsim *m, gj_impl impl, double n, int kb, int pb, int p, 
  * GJ_PHJ_SPARSE_MIN_S rows and at most S / GJ_PHJ_SPARSE_DIV matches,
  * spread over the blocks so that none gathers more than GJ_PHJ_SPARSE_BUF
  * (GJ_PHJ_SPARSE_FILL of the buffers' room: operators/shapes.h
- * gj_phj_sparse_takes): as many blocks of GJ_PHJ_SPARSE_THREADS as an SM's shared
- * memory holds with a table of 2^ceil(log2 1.5|R|) slots (at least 4096)
- * of a key and a row each, and the buffers. The operator makes the same
+ * gj_phj_sparse_takes): as many blocks of GJ_PHJ_SPARSE_THREADS as an
+ * SM's shared memory holds with a table of 2^ceil(log2 1.5|R|) slots (at
+ * least 4096) of a key and a row each, and the buffers. The operator makes the same
  * test with the workload's expected output rows (gj_join_exec_w) and skips
  * the pass where it fails. */
 static int phj_sparse(gj_impl impl, const gj_workload *w, const gj_hw *hw, double R, double S, double M)
@@ -987,7 +987,8 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     /* the WRITE: each S row's first match and key read, the output's keys
      * written (many-to-many: S's keys probed again); the dense write
      * instead reads first[] with R's columns (below) */
-    if (!dense) seq(a, "compact the matches (first[], S's keys; output keys)", S * (4.0 + kb) * (multi ? 2 : 1) + M * kb);
+    if (!dense)
+        seq(a, "compact the matches (first[], S's keys; output keys)", S * (4.0 + kb) * (multi ? 2 : 1) + M * kb);
     if (tr) {
         /* GFTR: transform the remaining column groups with the key, then
          * gather with clustered positions (Sec. 4.1.2; the paper moves one

@@ -42,8 +42,7 @@ using namespace gjj;
  * phj_match_kernel). */
 struct PhjPolicy {
     enum { MAX_BITS = 16, TARGET = 2048, THREADS = 512, RC = 4096, SC = 16384, MIN_TABLE_BITS = 12 };
-    enum { SPARSE_R = GJ_PHJ_SPARSE_R, SPARSE_MIN_S = GJ_PHJ_SPARSE_MIN_S, SPARSE_DIV = GJ_PHJ_SPARSE_DIV,
-           SPARSE_THREADS = GJ_PHJ_SPARSE_THREADS, SPARSE_BUF = GJ_PHJ_SPARSE_BUF };
+    enum { SPARSE_DIV = GJ_PHJ_SPARSE_DIV, SPARSE_THREADS = GJ_PHJ_SPARSE_THREADS, SPARSE_BUF = GJ_PHJ_SPARSE_BUF };
 };
 /* Radix partition of (key, value) on <= 16 low bits (join_partition.cuh):
  * LSD passes of <= 8 bits, tiles of THREADS * ITEMS rows (CUB onesweep's
@@ -1037,18 +1036,19 @@ bool sparse_on(const gj_dtable *R, const gj_dtable *S)
            S->rows < (1ULL << 32) && ((uintptr_t)S->key.data & 15) == 0; /* the kernel's 16-byte loads */
 }
 
-/* PHJ of a build side of at most SPARSE_R rows with few matches: no
- * partition (one table, every block its own copy), one pass over S's keys
- * collecting the matches (phj_sparse_kernel), then the output allocated at
- * its size and gathered (write_rows), the matches' S rows in sel and
- * their R rows beside them in first[] (room for S / SPARSE_DIV each). The
- * COUNT pass writes first[] for every S row and a second pass compacts it:
- * 8 bytes an S row more, and two launches more. Declines (*done = false, nothing written to the
- * output) when a block finds more than SPARSE_BUF matches, all more than
- * S / SPARSE_DIV, or some S row matches several R rows; the pass, cut short
- * once a block declines, is then lost (0.03-0.05 ms on the H200). So it
- * declines before the pass when the workload (gj_join_exec_w) expects more
- * matches than it takes: the dimension joins of a star schema (a few
+/* PHJ of a build side of at most GJ_PHJ_SPARSE_R rows with few matches:
+ * no partition (one table, every block its own copy), one pass over S's
+ * keys collecting the matches (phj_sparse_kernel), then the output
+ * allocated at its size and gathered (write_rows), the matches' S rows in
+ * sel and their R rows beside them in first[] (room for S / SPARSE_DIV
+ * each). The COUNT pass writes first[] for every S row and a second pass
+ * compacts it: 8 bytes an S row more, and two launches more. Declines
+ * (*done = false, nothing written to the output) when a block finds more
+ * than SPARSE_BUF matches, all more than S / SPARSE_DIV, or some S row
+ * matches several R rows; the pass, cut short once a block declines, is
+ * then lost (0.03-0.05 ms on the H200). So it declines before the pass
+ * when the workload (gj_join_exec_w) expects more matches than it takes
+ * (gj_phj_sparse_takes): the dimension joins of a star schema (a few
  * hundred R rows, every S row matching). */
 template <typename K>
 int phj_sparse(Job *j, gj_phase_timer *tm, Emit *e, bool *done)

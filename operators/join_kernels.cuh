@@ -397,8 +397,8 @@ __global__ __launch_bounds__(THREADS, WRITE ? 1024 / THREADS : 2048 / THREADS) v
  * few matches gather in a shared-memory buffer of BUF (S row, R row)
  * pairs, and at the end the block takes its place in sel with one counter
  * update (cnt[0]), writes its S rows there and each one's R row at the
- * same place in first[]. Order of sel: by block, then arbitrary (the output is a
- * multiset). cnt[1] != 0: declined (a block's buffer full, sel's cap
+ * same place in first[]. Order of sel: by block, then arbitrary (the
+ * output is a multiset). cnt[1] != 0: declined (a block's buffer full, sel's cap
  * passed, or an S row with several matches: R keys repeated); every block
  * then stops within a round. S's keys 16-byte aligned (the caller checks). */
 template <typename K, int THREADS, int BUF>
