@@ -1,6 +1,7 @@
 # gjadvise: one top-level build.
 #   make                 library (static + shared), bin/gjadvise, gjadvise.pc
 #   make test            every CPU test (GPU tests skip without a device)
+#   make bench-tools     build/bench/*: join_bench, groupby_bench, phase_replay, ...
 #   make test SANITIZE=1 the same under AddressSanitizer + UBSan (build-asan/)
 #   make install PREFIX=/usr/local
 # CUDA_ARCH is overridable; the default builds Hopper machine code plus PTX.
@@ -53,7 +54,7 @@ LIBSO   := $(BUILD)/lib/libgjadvise.so
 BIN     := $(if $(filter 1,$(SANITIZE)),$(BUILD)/bin/gjadvise,bin/gjadvise)
 CMOCKA  := $(shell $(CC) -print-file-name=libcmocka.so.0)
 
-.PHONY: all lib test install clean check-symbols
+.PHONY: all lib test install clean check-symbols bench-tools
 all: $(LIBA) $(LIBSO) $(BIN) $(BUILD)/gjadvise.pc
 
 lib: $(LIBA) $(LIBSO)
@@ -91,6 +92,22 @@ $(BUILD)/tests/%: tests/%.c $(TSUPP) $(LIBA) $(BUILD)/tests/libcmocka.so.0
 $(BUILD)/tests/libcmocka.so.0:
 	@mkdir -p $(dir $@)
 	cp -L $(CMOCKA) $@
+
+# The benchmark and replay tools (bench/*.c; bench/RESULTS.md says which
+# figures each made): build/bench/NAME, linked as the binaries are, so they
+# run on the GPU machine too.
+BENCH_TOOLS = $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+bench-tools: $(BENCH_TOOLS)
+
+$(BUILD)/bench/%: bench/%.c $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIBA) $(LDFLAGS) $(STATIC_LIBS) $(SYS_LIBS)
+
+# groupby_bench drives the CLI's run/bench groupby code
+$(BUILD)/bench/groupby_bench: bench/groupby_bench.c $(filter-out %/main.o,$(CLI_OBJ)) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter-out %/main.o,$(CLI_OBJ)) $(LIBA) $(LDFLAGS) $(STATIC_LIBS) \
+	    $(SYS_LIBS)
 
 $(BUILD)/examples/%: examples/%.c $(LIBA)
 	@mkdir -p $(dir $@)

@@ -14,9 +14,7 @@
  * split between phases, which the advisor's choice does not see but
  * `gjadvise run` prints beside the measurement.
  *
- * Build (no GPU needed): cc -O2 -std=c11 -Iinclude -I. bench/phase_replay.c
- * build/lib/libgjadvise.a $(cc -print-file-name=libsqlite3.a) ... (as the
- * other bench tools, bench/RESULTS.md). */
+ * Build (no GPU needed): make bench-tools (build/bench/phase_replay). */
 #include "gjadvise.h"
 #include <math.h>
 #include <sqlite3.h>
