@@ -1100,22 +1100,6 @@ static double pgb_many_tmax(double budget, int kb, const double *accw, int nacc)
     return ts;
 }
 
-/* pgb_many_plan (operators/groupby_api.cu) for tables of at most tmax
- * slots: the fewest bits for partitions of at most tmax / 2 groups, then
- * (PGB-TR: tr) more while the 8-bit passes stay as many, up to partitions
- * of N / (8 SMs) rows or down to GJ_PGB_MIN_PART groups; tables of 4 slots
- * a group of a partition, 256 to tmax. */
-static void pgb_plan(double N, double g, double tmax, double sms, int tr, int *bits_out, double *ts_out)
-{
-    int bmin = 0, bw = 0, few = 0; /* few: partitions keep >= GJ_PGB_MIN_PART groups */
-    while (bmin < 16 && tmax / 2 * ldexp(1, bmin) < g) bmin++;
-    while (bw < 16 && floor(N / ldexp(1, bw)) > floor(N / (8 * fmax(sms, 1))) + 1) bw++;
-    while (few < 16 && GJ_PGB_MIN_PART * ldexp(1, few + 1) <= g) few++;
-    const int bits = bmin && tr ? (int)fmax(bmin, fmin(bw, fmin(few, 8 * ((bmin + 7) / 8)))) : bmin; /* not with row ids */
-    *bits_out = bits;
-    *ts_out = fmin(tmax, fmax(256, pow2_at_least(4 * ceil(g / ldexp(1, bits)))));
-}
-
 /* Expected longest of 32 lanes' linear-probing searches (probe steps) in
  * a table at load alpha: simulated (tables of 2^13 slots filled to alpha
  * with random keys, 32 keys drawn, 16000 warps each). */
@@ -1569,17 +1553,15 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         double ts = 0, parts = 1;
         int bits = 0;
         if (many) {
-            /* pgb_many_plan with tables for two blocks an SM (96 KB), or
-             * for one (200 KB, 1024 threads) where that saves a pass or,
-             * with as many, fills its tables less (operators/groupby_api.cu
-             * pgb_big_wins) */
+            /* the operator's plan (operators/shapes.h gj_pgb_plan) with
+             * tables for two blocks an SM (96 KB), or for one (200 KB, 1024
+             * threads) where that saves a pass or, with as many, fills its
+             * tables less (gj_pgb_big_wins) */
             int bb = 0;
             double tb = 0;
-            pgb_plan(N, g, pgb_many_tmax(GJ_PGB_MANY_SMEM, kb, accw, nacc), hw->sm_count, tr, &bits, &ts);
-            pgb_plan(N, g, pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, tr, &bb, &tb);
-            const int ps = (bits + 7) / 8, pbig = (bb + 7) / 8;
-            if (pbig < ps || (pbig == ps && ceil(g / ldexp(1, bb)) / tb < ceil(g / ldexp(1, bits)) / ts))
-                bits = bb, ts = tb;
+            gj_pgb_plan(N, g, pgb_many_tmax(GJ_PGB_MANY_SMEM, kb, accw, nacc), hw->sm_count, !tr, -1, &bits, &ts);
+            gj_pgb_plan(N, g, pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, !tr, -1, &bb, &tb);
+            if (gj_pgb_big_wins(g, bits, ts, bb, tb)) bits = bb, ts = tb;
             parts = ldexp(1, bits);
         } else {
             const double per = floor(chunk_limit / 8) * 7;

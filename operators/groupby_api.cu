@@ -775,7 +775,7 @@ enum { PGB_TS = GJ_PGB_TS, PGB_AGG_BYTES = GJ_PGB_AGG_BYTES };
  * 2^28 rows, max,max (bench/pgb_ab_device.sh): 7.09 ms at 2^20 groups
  * against 9.52 with 4096 slots (two passes), 6.37 against 6.22 at 2^16 (one
  * pass either way). Or GJ_PGB_MANY_SMEM_BIG (16384 slots, one block of 1024
- * threads an SM), where pgb_big_wins says so (session 12).
+ * threads an SM), where gj_pgb_big_wins says so (session 12).
  * GJ_PGB_TS=<power of two, 256..16384> overrides it (A/B runs). */
 enum { PGB_FEW = GJ_PGB_FEW, PGB_MANY_SMEM = GJ_PGB_MANY_SMEM, PGB_MIN_PART = GJ_PGB_MIN_PART };
 uint32_t pgb_many_ts(int kw, const GbSpec &s, size_t budget)
@@ -791,58 +791,16 @@ uint32_t pgb_many_ts(int kw, const GbSpec &s, size_t budget)
     return ts;
 }
 
-/* k_pgb_many's partitions and table: the fewest bits whose partitions
- * average at most half a table of tmax slots (none if one table holds the
- * hint), and then as many more as the same number of 8-bit passes allows,
- * up to partitions of one piece (about n / (8 SMs) rows): more bits make
- * shorter probes (lower load) and fewer or no merges of cut partitions,
- * for the same passes, while partitions keep PGB_MIN_PART groups (fewer
- * crowd a block's atomics onto a few slots: 16 groups a partition ran
- * PGB-TR with 4 aggregates at 4.24 ms against PGB-UR's 2.90, 2^26 rows,
- * 4096 groups). Not with row ids (PGB-UR): they spread the payload
- * gathers over as many partitions. H200, 2^28 rows, max,max: PGB-TR 5.89
- * -> 5.40 ms at 2^15..2^16 groups (4 -> 8 bits), 9.67 -> 7.31 at 2^21 (9
- * -> 11 bits); PGB-UR 6.06 -> 16.03 at 2^13 (1 -> 8 bits). The table: 4
- * slots per expected group of a partition (load 1/4), 256 to tmax.
- * GJ_PGB_BITS=<0..16> forces the bits (A/B runs). */
+/* k_pgb_many's partitions and table (operators/shapes.h gj_pgb_plan, which
+ * the model runs too). GJ_PGB_BITS=<0..16> forces the bits (A/B runs). */
 void pgb_many_plan(uint64_t n, uint64_t hint, uint32_t tmax, uint64_t sms, bool rowids, int *bits_out,
                    uint32_t *ts_out)
 {
-    int bmin = 0, bw = 0;
-    while (bmin < 16 && ((uint64_t)tmax / 2 << bmin) < hint) bmin++;
-    while (bw < 16 && (n >> bw) > n / (8 * (sms ? sms : 1)) + 1) bw++;
-    int bits = bmin;
-    if (bmin && !rowids) {
-        int cap = 8 * ((bmin + 7) / 8), few = 0; /* few: partitions keep >= PGB_MIN_PART groups */
-        while (few < 16 && ((uint64_t)PGB_MIN_PART << (few + 1)) <= hint) few++;
-        if (cap > few) cap = few;
-        bits = bw < cap ? bw : cap;
-        if (bits < bmin) bits = bmin;
-    }
     const char *e = getenv("GJ_PGB_BITS");
-    if (e && *e >= '0' && *e <= '9' && atoi(e) <= 16) bits = atoi(e);
-    const uint64_t per = (hint + (1ull << bits) - 1) >> bits;
-    uint64_t ts = next_pow2(4 * per);
-    if (ts < 256) ts = 256;
-    if (ts > tmax) ts = tmax;
-    *bits_out = bits;
+    const int force = e && *e >= '0' && *e <= '9' && atoi(e) <= 16 ? atoi(e) : -1;
+    double ts = 0;
+    gj_pgb_plan((double)n, (double)hint, tmax, (double)sms, rowids, force, bits_out, &ts);
     *ts_out = (uint32_t)ts;
-}
-
-/* PGB's plan with one table an SM (bits bb, tables of tb slots) against
- * two (bits, ts): fewer 8-bit partition passes, or as many with its tables
- * filled less (hint / 2^bits groups to a table of ts slots). H200, 2^28
- * rows, max,max, PGB-TR (bench/RESULTS.md, Group-by, session 12): one pass
- * saved at 2^21 groups (6.51 -> 5.44 ms) and at 2^13 (4.17 -> 2.91); as
- * many at a quarter of the load instead of a half: 2^20 5.33 -> 4.83, 2^23
- * 7.27 -> 6.87, 8-byte keys at 2^19 6.21 -> 5.85; at the same load one
- * block an SM lost (8-byte keys at 2^23 8.72 -> 9.06, 2^25 9.62 -> 9.88).
- * The model decides the same (model/time.c). */
-bool pgb_big_wins(double hint, int bits, uint32_t ts, int bb, uint32_t tb)
-{
-    const int ps = (bits + 7) / 8, pb = (bb + 7) / 8;
-    const double ls = ceil(hint / ldexp(1, bits)) / ts, lb = ceil(hint / ldexp(1, bb)) / tb;
-    return pb < ps || (pb == ps && lb < ls);
 }
 
 /* What gj_join_partition holds besides its output. Its own partition: a
@@ -1071,12 +1029,12 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     if (hint > PGB_FEW && !(ke && !strcmp(ke, "chunk"))) {
         /* tables for two blocks an SM; one an SM (up to GJ_PGB_MANY_SMEM_BIG,
          * 1024 threads) where that saves a partition pass, or, with as
-         * many passes, fills its tables less (pgb_big_wins) */
+         * many passes, fills its tables less (gj_pgb_big_wins) */
         int bb = 0;
         uint32_t tb = 0;
         pgb_many_plan(n, hint, pgb_many_ts(kw, s, PGB_MANY_SMEM), (uint64_t)c.sms, rowids, &bits, &ts);
         pgb_many_plan(n, hint, pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), (uint64_t)c.sms, rowids, &bb, &tb);
-        if (pgb_big_wins((double)hint, bits, ts, bb, tb)) bits = bb, ts = tb;
+        if (gj_pgb_big_wins((double)hint, bits, ts, bb, tb)) bits = bb, ts = tb;
     } else {
         const uint64_t per = pgb_limit(PGB_TS, PGB_AGG_BYTES, slot_bytes) / 8 * 7;
         while (bits < 16 && (per << bits) < hint) bits++;

@@ -6,6 +6,8 @@
 #ifndef GJ_OPERATORS_SHAPES_H
 #define GJ_OPERATORS_SHAPES_H
 
+#include <math.h>
+
 /* HGB: at most 2^GJ_HGB_MAX_PBITS passes of the one-pass kernel, each for
  * one table's worth of groups (operators/groupby_kernels.cuh). */
 #define GJ_HGB_MAX_PBITS 1
@@ -33,6 +35,54 @@
 #define GJ_PGB_MANY_SMEM_BIG (200 * 1024)
 #define GJ_PGB_MANY_BIG_THREADS 1024
 #define GJ_PGB_MIN_PART 512
+
+/* k_pgb_many's partitions and table for n rows of about `groups` groups,
+ * tables of at most tmax slots, sms SMs (operators/groupby_api.cu
+ * pgb_many_plan runs it, model/time.c too): the fewest bits whose
+ * partitions average at most half a table (none if one table holds them
+ * all), then as many more as the same number of 8-bit passes allows, up to
+ * partitions of one piece (about n / (8 SMs) rows): more bits make shorter
+ * probes (lower load) and fewer or no merges of cut partitions, for the
+ * same passes, while partitions keep GJ_PGB_MIN_PART groups (fewer crowd a
+ * block's atomics onto a few slots: 16 groups a partition ran PGB-TR with 4
+ * aggregates at 4.24 ms against PGB-UR's 2.90, 2^26 rows, 4096 groups).
+ * Not with row ids (PGB-UR): they spread the payload gathers over as many
+ * partitions. H200, 2^28 rows, max,max: PGB-TR 5.89 -> 5.40 ms at
+ * 2^15..2^16 groups (4 -> 8 bits), 9.67 -> 7.31 at 2^21 (9 -> 11 bits);
+ * PGB-UR 6.06 -> 16.03 at 2^13 (1 -> 8 bits). The table: 4 slots per
+ * expected group of a partition (load 1/4), 256 to tmax. force_bits >= 0:
+ * those bits (A/B runs). */
+static inline void gj_pgb_plan(double n, double groups, double tmax, double sms, int rowids, int force_bits,
+                               int *bits_out, double *ts_out)
+{
+    int bmin = 0, bw = 0, few = 0, bits;
+    double ts = 256;
+    while (bmin < 16 && tmax / 2 * ldexp(1, bmin) < groups) bmin++;
+    while (bw < 16 && floor(n / ldexp(1, bw)) > floor(n / (8 * fmax(sms, 1))) + 1) bw++;
+    while (few < 16 && GJ_PGB_MIN_PART * ldexp(1, few + 1) <= groups) few++;
+    bits = bmin && !rowids ? (int)fmax(bmin, fmin(bw, fmin(few, 8 * ((bmin + 7) / 8)))) : bmin;
+    if (force_bits >= 0) bits = force_bits;
+    while (ts < 4 * ceil(groups / ldexp(1, bits))) ts *= 2;
+    *bits_out = bits;
+    *ts_out = fmin(tmax, ts);
+}
+
+/* PGB's plan with one table an SM (bb bits, tables of tb slots, up to
+ * GJ_PGB_MANY_SMEM_BIG) against two (bits, ts): it wins with fewer 8-bit
+ * partition passes, or as many with its tables filled less (groups / 2^bits
+ * to a table of ts slots). H200, 2^28 rows, max,max, PGB-TR
+ * (bench/RESULTS.md, Group-by, session 12): one pass saved at 2^21 groups
+ * (6.51 -> 5.44 ms) and at 2^13 (4.17 -> 2.91); as many at a quarter of the
+ * load instead of a half: 2^20 5.33 -> 4.83, 2^23 7.27 -> 6.87, 8-byte keys
+ * at 2^19 6.21 -> 5.85; at the same load one block an SM lost (8-byte keys
+ * at 2^23 8.72 -> 9.06, 2^25 9.62 -> 9.88). The operator and the model
+ * both ask it. */
+static inline int gj_pgb_big_wins(double groups, int bits, double ts, int bb, double tb)
+{
+    const int ps = (bits + 7) / 8, pb = (bb + 7) / 8;
+    return pb < ps || (pb == ps && ceil(groups / ldexp(1, bb)) / tb < ceil(groups / ldexp(1, bits)) / ts);
+}
+
 /* k_pgb_many: a partition cut into 2 to GJ_PGB_MERGE_MAX pieces merges
  * their tables in one block (k_pgb_merge); more pieces merge through the
  * global table (operators/groupby_kernels.cuh). */
