@@ -551,7 +551,9 @@ static void test_nphj_probe_levels(void **state)
  * output rows), PHJ-UR 0.244-0.257 ms with it, 1.60-1.81 without (its
  * partitions and COUNT/WRITE passes); the untuned profile must put the
  * first within 1.5x, and a build side of 4097 rows (no sparse probe) at
- * several times it. */
+ * several times it. Its peak beside the inputs, measured (session 13,
+ * gj_timing.peak_bytes): 34.9 MB, the lists of matched S rows and their R
+ * rows (|S|/16 each) and the output. */
 static void test_phj_sparse_probe(void **state)
 {
     (void)state;
@@ -563,6 +565,8 @@ static void test_phj_sparse_probe(void **state)
     const double measured = 0.246;
     if (e.ms > 1.5 * measured || e.ms < measured / 1.5)
         fail_msg("PHJ-UR sparse: %.3f ms predicted, %.3f measured", e.ms, measured);
+    const double inputs = 4096.0 * 12 + 67108864.0 * 12, peak = e.peak_bytes - inputs;
+    if (fabs(peak / 34.9e6 - 1) > 0.01) fail_msg("PHJ-UR sparse: peak %.1f MB predicted, 34.9 measured", peak / 1e6);
     w.r_rows = 4097;
     assert_int_equal(gj_model_estimate(GJ_IMPL_PHJ_UR, &w, hw, &f, NULL), GJ_OK);
     assert_true(f.ms > 3 * e.ms);
