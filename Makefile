@@ -1,7 +1,7 @@
 # gjadvise: one top-level build.
 #   make                 library (static + shared), bin/gjadvise, gjadvise.pc
 #   make test            every CPU test (GPU tests skip without a device)
-#   make bench-tools     build/bench/*: join_bench, groupby_bench, phase_replay, ...
+#   make bench-tools     build/bench/*: join_bench, groupby_bench, phase_replay, the probes ...
 #   make test SANITIZE=1 the same under AddressSanitizer + UBSan (build-asan/)
 #   make install PREFIX=/usr/local
 # CUDA_ARCH is overridable; the default builds Hopper machine code plus PTX.
@@ -97,7 +97,14 @@ $(BUILD)/tests/libcmocka.so.0:
 # figures each made): build/bench/NAME, linked as the binaries are, so they
 # run on the GPU machine too.
 BENCH_TOOLS = $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
-bench-tools: $(BENCH_TOOLS)
+# Standalone CUDA probes (bench/*_probe.cu): one kernel idea measured alone
+# before it goes into operators/, no library, one sm_90 build each.
+BENCH_PROBES = $(patsubst bench/%.cu,$(BUILD)/bench/%,$(wildcard bench/*_probe.cu))
+bench-tools: $(BENCH_TOOLS) $(BENCH_PROBES)
+
+$(BUILD)/bench/%_probe: bench/%_probe.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -o $@ $<
 
 $(BUILD)/bench/%: bench/%.c $(LIBA)
 	@mkdir -p $(dir $@)
