@@ -1081,25 +1081,6 @@ static double onepass_slots(double budget, int kb, const double *accw, int nacc,
     return best;
 }
 
-/* Shared bytes of a k_pgb_many table of ts slots (operators/groupby_kernels.cuh
- * pgb_many_layout): the keys, then each accumulator's ts values, 8-byte
- * aligned. */
-static double pgb_many_bytes(double ts, int kb, const double *accw, int nacc)
-{
-    double b = ts * kb;
-    for (int j = 0; j < nacc; j++) b += ceil(ts * accw[j] / 8) * 8;
-    return b;
-}
-
-/* k_pgb_many's largest table in `budget` bytes (operators/groupby_api.cu
- * pgb_many_ts): at most GJ_PGB_MANY_TMAX slots. */
-static double pgb_many_tmax(double budget, int kb, const double *accw, int nacc)
-{
-    double ts = GJ_PGB_MANY_TMAX;
-    while (ts > 256 && pgb_many_bytes(ts, kb, accw, nacc) > budget) ts /= 2;
-    return ts;
-}
-
 /* Expected longest of 32 lanes' linear-probing searches (probe steps) in
  * a table at load alpha: simulated (tables of 2^13 slots filled to alpha
  * with random keys, 32 keys drawn, 16000 warps each). */
@@ -1543,7 +1524,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * keep `limit` groups, counts a chunk's groups and then aggregates
          * into R copies. More: k_pgb_many, one pass over a table of ts
          * slots holding the keys and, at each key's slot, its aggregates
-         * (the most slots up to 16384 in 200 KB: pgb_many_ts), partitions
+         * (the most slots up to 16384 in 200 KB: gj_pgb_many_tmax), partitions
          * averaging ts / 2 groups. At most 2^16 partitions (two 8-bit
          * passes). */
         const int many = g > GJ_PGB_FEW;
@@ -1559,8 +1540,8 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
              * tables less (gj_pgb_big_wins) */
             int bb = 0;
             double tb = 0;
-            gj_pgb_plan(N, g, pgb_many_tmax(GJ_PGB_MANY_SMEM, kb, accw, nacc), hw->sm_count, !tr, -1, &bits, &ts);
-            gj_pgb_plan(N, g, pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, !tr, -1, &bb, &tb);
+            gj_pgb_plan(N, g, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kb, accw, nacc), hw->sm_count, !tr, -1, &bits, &ts);
+            gj_pgb_plan(N, g, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, !tr, -1, &bb, &tb);
             if (gj_pgb_big_wins(g, bits, ts, bb, tb)) bits = bb, ts = tb;
             parts = ldexp(1, bits);
         } else {
@@ -1573,7 +1554,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * by registers), never under 4096 rows. A partition of at most T
          * rows is one piece and writes its groups straight to their output
          * rows; a larger one is cut, and its pieces merge (below). */
-        const double smem = many ? pgb_many_bytes(ts, kb, accw, nacc) : kb == 8 ? 81920 : 65536;
+        const double smem = many ? gj_pgb_many_bytes(ts, kb, accw, nacc) : kb == 8 ? 81920 : 65536;
         const double occ = fmax(1, fmin(3, floor(hw->l1_bytes / (smem + 1024))));
         const double T = fmax(4096, ceil(N / (fmax(hw->sm_count, 1) * occ * 4)));
         const double np = N / parts, cut = np > T;

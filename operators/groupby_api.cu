@@ -780,15 +780,14 @@ enum { PGB_TS = GJ_PGB_TS, PGB_AGG_BYTES = GJ_PGB_AGG_BYTES };
 enum { PGB_FEW = GJ_PGB_FEW, PGB_MANY_SMEM = GJ_PGB_MANY_SMEM, PGB_MIN_PART = GJ_PGB_MIN_PART };
 uint32_t pgb_many_ts(int kw, const GbSpec &s, size_t budget)
 {
-    GbSpec t = s;
     const char *e = getenv("GJ_PGB_TS");
     if (e) {
         const unsigned long v = strtoul(e, NULL, 10);
         if (v >= 256 && v <= 16384 && !(v & (v - 1))) return (uint32_t)v;
     }
-    uint32_t ts = GJ_PGB_MANY_TMAX;
-    while (ts > 256 && pgb_many_layout(ts, kw, t) > budget) ts /= 2;
-    return ts;
+    double w[GB_MAX_ACC]; /* operators/shapes.h, which the model runs too */
+    for (int j = 0; j < s.n; j++) w[j] = s.width[j];
+    return (uint32_t)gj_pgb_many_tmax((double)budget, kw, w, s.n);
 }
 
 /* k_pgb_many's partitions and table (operators/shapes.h gj_pgb_plan, which

@@ -1545,7 +1545,8 @@ __device__ __forceinline__ uint32_t pgb_slot(K *tkey, uint32_t tmask, int sh, K 
 
 /* Layout of a k_pgb_many table of ts slots: the keys, then each
  * accumulator's ts values (at s.soff[j], 8-byte aligned). Returns the
- * shared bytes. */
+ * shared bytes: operators/shapes.h gj_pgb_many_bytes, which sizes the
+ * tables for the plan and the model. */
 inline size_t pgb_many_layout(uint32_t ts, int kw, GbSpec &s)
 {
     size_t b = (size_t)ts * kw;

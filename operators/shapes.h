@@ -36,6 +36,27 @@
 #define GJ_PGB_MANY_BIG_THREADS 1024
 #define GJ_PGB_MIN_PART 512
 
+/* Shared bytes of a k_pgb_many table of ts slots: the ts keys (kw bytes
+ * each), then each of the nacc accumulators' ts values (accw[j] bytes
+ * each), 8-byte aligned, as operators/groupby_kernels.cuh pgb_many_layout
+ * places them. */
+static inline double gj_pgb_many_bytes(double ts, int kw, const double *accw, int nacc)
+{
+    double b = ts * kw;
+    for (int j = 0; j < nacc; j++) b += ceil(ts * accw[j] / 8) * 8;
+    return b;
+}
+
+/* k_pgb_many's largest table in `budget` bytes: halving from
+ * GJ_PGB_MANY_TMAX slots, down to 256 (operators/groupby_api.cu
+ * pgb_many_ts, and the model). */
+static inline double gj_pgb_many_tmax(double budget, int kw, const double *accw, int nacc)
+{
+    double ts = GJ_PGB_MANY_TMAX;
+    while (ts > 256 && gj_pgb_many_bytes(ts, kw, accw, nacc) > budget) ts /= 2;
+    return ts;
+}
+
 /* k_pgb_many's partitions and table for n rows of about `groups` groups,
  * tables of at most tmax slots, sms SMs (operators/groupby_api.cu
  * pgb_many_plan runs it, model/time.c too): the fewest bits whose
