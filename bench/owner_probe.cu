@@ -17,9 +17,11 @@
 // of the owners.
 //
 // Measured once (session 14, bench/RESULTS.md) in a first version: 2.7x
-// slower than PGB-TR, each tile a chain of L2 round trips. This version
-// (one head read for all of a warp's sources, tails read only when short
-// of room, no fence beside the release) has not run on a device yet.
+// slower than PGB-TR, each tile a chain of L2 round trips. The two kernels
+// here have not run on a device yet: k_owner, that version with one head
+// read for all of a warp's sources, tails read only when short of room and
+// no fence beside the release; k_owner_ws, warp-specialised (half the
+// warps produce, half drain, side by side). Both run for every g.
 //
 //   make bench-tools; build/bench/owner_probe [log2 rows [log2 groups lo hi]]
 #include <algorithm>
@@ -241,6 +243,158 @@ __global__ void __launch_bounds__(THREADS, 1) k_owner(Args A)
         A.out[(size_t)me * TS + i] = make_uint4(tkey[i], (unsigned)ta[i], (unsigned)tb[i], 0);
 }
 
+
+/* Warp-specialised: warps [0, PW) produce (no drain while they wait for
+ * room: the draining warps of every SM run beside them, so a tail always
+ * moves on), warps [PW, 32) drain. The producers' barriers are named
+ * (bar.sync 1) so the drainers never wait on them. */
+enum { PW = 16, PT = PW * 32, PR = T / PT };
+static_assert(PT == 512, "pbar's thread count");
+__device__ __forceinline__ void pbar() { asm volatile("bar.sync 1, 512;" ::: "memory"); }
+
+/* Returns the rows it took. */
+template <typename Agg>
+__device__ __forceinline__ unsigned drain_ws(const Args &A, unsigned G, unsigned me, unsigned *tl, Agg agg)
+{
+    enum { CW = 32 - PW, NJ = GMAX / CW + 1 };
+    const unsigned cw = (threadIdx.x >> 5) - PW, lane = threadIdx.x & 31;
+    if (cw >= G) return 0;
+    const unsigned nj = (G - cw + CW - 1) / CW;
+    unsigned h = 0, t0 = 0, av = 0;
+    if (lane < nj) {
+        const unsigned s = cw + CW * lane;
+        h = ld_acquire(&A.head[s * G + me]);
+        t0 = tl[s];
+        av = h - t0;
+    }
+    unsigned inc = av;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const unsigned y = __shfl_up_sync(0xffffffffu, inc, o);
+        if ((int)lane >= o) inc += y;
+    }
+    const unsigned total = __shfl_sync(0xffffffffu, inc, 31);
+    unsigned ex[NJ], st[NJ];
+#pragma unroll
+    for (int q = 0; q < NJ; q++) {
+        ex[q] = __shfl_sync(0xffffffffu, inc - av, q);
+        st[q] = __shfl_sync(0xffffffffu, t0, q);
+    }
+    __syncwarp();
+    for (unsigned f = lane; f < total; f += 32) {
+        unsigned q = 0, e = ex[0], c = st[0];
+#pragma unroll
+        for (int x = 1; x < NJ; x++)
+            if ((unsigned)x < nj && ex[x] <= f) { q = x; e = ex[x]; c = st[x]; }
+        const unsigned s = cw + CW * q;
+        agg(__ldcg(&A.ring[(size_t)(s * G + me) * CAP + ((c + f - e) & (CAP - 1))]));
+    }
+    __syncwarp();
+    if (lane < nj && av) {
+        const unsigned s = cw + CW * lane;
+        tl[s] = h;
+        st_release(&A.tail[s * G + me], h);
+    }
+    return total;
+}
+
+__global__ void __launch_bounds__(THREADS, 1) k_owner_ws(Args A)
+{
+    extern __shared__ uint4 smem4[];
+    uint32_t *tkey = (uint32_t *)smem4;
+    int *ta = (int *)(tkey + TS), *tb = ta + TS;
+    uint4 *stage = (uint4 *)(tb + TS);
+    unsigned *cnt = (unsigned *)(stage + T), *off = cnt + GMAX, *hd = off + GMAX, *tl = hd + GMAX, *ft = tl + GMAX;
+    const TableAgg agg = {tkey, ta, tb, A.overflow};
+    const unsigned G = gridDim.x, me = blockIdx.x, tid = threadIdx.x;
+    for (unsigned i = tid; i < TS; i += THREADS) { tkey[i] = EMPTY; ta[i] = INT_MIN; tb[i] = INT_MIN; }
+    for (unsigned i = tid; i < G; i += THREADS) { hd[i] = 0; tl[i] = 0; ft[i] = 0; cnt[i] = 0; }
+    __syncthreads();
+    if (tid < PT) { /* producers */
+        const uint64_t tiles = (A.n + T - 1) / T;
+        uint32_t k[PR];
+        int a[PR], b[PR];
+        auto load = [&](uint64_t t) {
+#pragma unroll
+            for (int u = 0; u < PR; u++) {
+                const uint64_t i = t * T + u * PT + tid;
+                if (t < tiles && i < A.n) { k[u] = __ldcs(A.key + i); a[u] = __ldcs(A.pa + i); b[u] = __ldcs(A.pb + i); }
+            }
+        };
+        load(me);
+        for (uint64_t t = me; t < tiles; t += G) {
+            unsigned d[PR], pos[PR];
+            bool v[PR];
+#pragma unroll
+            for (int u = 0; u < PR; u++) {
+                const uint64_t i = t * T + u * PT + tid;
+                v[u] = i < A.n;
+                const unsigned o = __umulhi(fmix(k[u]), A.owners);
+                d[u] = o - A.first;
+                v[u] = v[u] && o >= A.first && d[u] < G;
+                if (v[u]) pos[u] = atomicAdd(&cnt[d[u]], 1u);
+            }
+            pbar();
+            if (tid < 32) { /* exclusive scan of cnt[0, G) by warp 0 */
+                const unsigned per = (G + 31) / 32, lo = tid * per;
+                unsigned sum = 0;
+                for (unsigned j = lo; j < lo + per && j < G; j++) sum += cnt[j];
+                unsigned inc = sum;
+#pragma unroll
+                for (int o = 1; o < 32; o <<= 1) {
+                    const unsigned y = __shfl_up_sync(0xffffffffu, inc, o);
+                    if ((int)tid >= o) inc += y;
+                }
+                unsigned run = inc - sum;
+                for (unsigned j = lo; j < lo + per && j < G; j++) { off[j] = run; run += cnt[j]; }
+            }
+            pbar();
+#pragma unroll
+            for (int u = 0; u < PR; u++)
+                if (v[u]) stage[off[d[u]] + pos[u]] = make_uint4(k[u], (unsigned)a[u], (unsigned)b[u], d[u]);
+            load(t + G); /* the next tile's rows fly while this one leaves */
+            if (tid < G && cnt[tid] > CAP) *A.overflow = 2; /* a run longer than a ring: flagged, never waited on */
+            else if (tid < G && cnt[tid])
+                while (CAP - (hd[tid] - ft[tid]) < cnt[tid]) { /* room: the tail known, else read again */
+                    ft[tid] = ld_acquire(&A.tail[me * G + tid]);
+                    if (CAP - (hd[tid] - ft[tid]) < cnt[tid]) __nanosleep(64);
+                }
+            pbar();
+            const unsigned total = off[G - 1] + cnt[G - 1];
+            for (unsigned i = tid; i < total; i += PT) {
+                const uint4 r = stage[i];
+                const unsigned p = hd[r.w] + (i - off[r.w]);
+                __stcg(&A.ring[(size_t)(me * G + r.w) * CAP + (p & (CAP - 1))], make_uint4(r.x, r.y, r.z, 0));
+            }
+            pbar();
+            if (tid < G && cnt[tid]) {
+                hd[tid] += cnt[tid];
+                st_release(&A.head[me * G + tid], hd[tid]);
+                cnt[tid] = 0;
+            }
+            pbar(); /* cnt zeroed before the next tile's counts */
+        }
+        if (tid == 0) { __threadfence(); atomicAdd(A.done, 1u); }
+    } else { /* drainers */
+        /* the producers' counter read only after a round that found
+         * nothing (then a full round follows it: every head is final by
+         * then), and a short sleep there, so idle warps do not crowd L2 */
+        for (unsigned took = 1;;) {
+            unsigned f = 0;
+            if (!took) {
+                if ((tid & 31) == 0) f = ld_acquire(A.done) == G;
+                f = __shfl_sync(0xffffffffu, f, 0);
+                if (!f) __nanosleep(100);
+            }
+            took = drain_ws(A, G, me, tl, agg);
+            if (f) break;
+        }
+    }
+    __syncthreads();
+    for (unsigned i = tid; i < TS; i += THREADS)
+        A.out[(size_t)me * TS + i] = make_uint4(tkey[i], (unsigned)ta[i], (unsigned)tb[i], 0);
+}
+
 int main(int argc, char **argv)
 {
     const int lg = argc > 1 ? atoi(argv[1]) : 28;
@@ -251,7 +405,11 @@ int main(int argc, char **argv)
     if (G > GMAX) { fprintf(stderr, "more than %d SMs\n", GMAX); return 1; }
     const size_t smem = (size_t)TS * 12 + (size_t)T * 16 + 5 * GMAX * 4;
     CK(cudaFuncSetAttribute(k_owner, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    int occ = 0; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_owner, THREADS, smem));
+    CK(cudaFuncSetAttribute(k_owner_ws, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    int occ = 0, occ2 = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_owner, THREADS, smem));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ2, k_owner_ws, THREADS, smem));
+    occ = std::min(occ, occ2);
     printf("# %u SMs, %d block an SM, %zu bytes of shared memory, rings %.1f MB\n", G, occ, smem,
            (double)G * G * CAP * 16 / 1e6);
     if (occ < 1) return 1;
@@ -264,52 +422,61 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&out, (size_t)maxp * G * TS * 16));
     cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
     const double floor_ms = n * 12.0 / 3942.19e6; /* h200-measured B_G */
-    printf("rows,groups,passes,ms_median,ms_min,x_floor,groups_found,wrong,overflow\n");
+    printf("kernel,rows,groups,passes,ms_median,ms_min,x_floor,groups_found,wrong,overflow\n");
+    std::vector<uint32_t> hk(n);
+    std::vector<int> ha(n), hb(n);
     for (int lgg = glo; lgg <= ghi; lgg++) {
         const uint32_t g = 1u << lgg;
         gen<<<G * 8, 256>>>(k, a, b, n, g);
         CK(cudaDeviceSynchronize());
         const unsigned passes = (unsigned)((g + (uint64_t)G * PER_SM - 1) / ((uint64_t)G * PER_SM));
         if (passes > (unsigned)maxp) continue;
-        std::vector<float> ms;
-        for (int r = 0; r < 5; r++) {
-            CK(cudaMemset(ovf, 0, 4));
-            CK(cudaEventRecord(e0));
-            for (unsigned p = 0; p < passes; p++) {
-                CK(cudaMemsetAsync(head, 0, (size_t)G * G * 4));
-                CK(cudaMemsetAsync(tail, 0, (size_t)G * G * 4));
-                CK(cudaMemsetAsync(done, 0, 4));
-                Args A = {k, a, b, n, ring, head, tail, done, out + (size_t)p * G * TS, ovf, G * passes, p * G};
-                void *args[] = {&A};
-                CK(cudaLaunchCooperativeKernel((void *)k_owner, G, THREADS, args, smem, 0));
-            }
-            CK(cudaEventRecord(e1));
-            CK(cudaEventSynchronize(e1));
-            float m; CK(cudaEventElapsedTime(&m, e0, e1)); ms.push_back(m);
-        }
-        CK(cudaGetLastError());
-        std::sort(ms.begin(), ms.end());
-        /* check: every group's maxima against a CPU pass */
-        std::vector<uint4> ht((size_t)passes * G * TS);
-        CK(cudaMemcpy(ht.data(), out, ht.size() * 16, cudaMemcpyDeviceToHost));
-        std::vector<uint32_t> hk(n); std::vector<int> ha(n), hb(n);
+        /* the CPU's maxima, once a g */
         CK(cudaMemcpy(hk.data(), k, n * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(ha.data(), a, n * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(hb.data(), b, n * 4, cudaMemcpyDeviceToHost));
-        std::vector<int> ma(g, INT_MIN), mb(g, INT_MIN); std::vector<char> seen(g, 0), got(g, 0);
+        std::vector<int> ma(g, INT_MIN), mb(g, INT_MIN);
+        std::vector<char> seen(g, 0);
         for (uint64_t i = 0; i < n; i++) { const uint32_t q = hk[i]; seen[q] = 1; ma[q] = std::max(ma[q], ha[i]); mb[q] = std::max(mb[q], hb[i]); }
-        uint64_t found = 0, bad = 0, want = 0;
+        uint64_t want = 0;
         for (uint32_t q = 0; q < g; q++) want += seen[q];
-        for (const uint4 &s : ht) if (s.x != EMPTY) {
-            found++;
-            const uint32_t q = s.x;
-            if (q >= g || got[q] || (int)s.y != ma[q] || (int)s.z != mb[q]) bad++;
-            else got[q] = 1;
+        for (int kern = 0; kern < 2; kern++) {
+            void *fn = kern ? (void *)k_owner_ws : (void *)k_owner;
+            std::vector<float> ms;
+            CK(cudaMemset(ovf, 0, 4));
+            for (int r = 0; r < 5; r++) {
+                CK(cudaEventRecord(e0));
+                for (unsigned p = 0; p < passes; p++) {
+                    CK(cudaMemsetAsync(head, 0, (size_t)G * G * 4));
+                    CK(cudaMemsetAsync(tail, 0, (size_t)G * G * 4));
+                    CK(cudaMemsetAsync(done, 0, 4));
+                    Args A = {k, a, b, n, ring, head, tail, done, out + (size_t)p * G * TS, ovf, G * passes, p * G};
+                    void *args[] = {&A};
+                    CK(cudaLaunchCooperativeKernel(fn, G, THREADS, args, smem, 0));
+                }
+                CK(cudaEventRecord(e1));
+                CK(cudaEventSynchronize(e1));
+                float m; CK(cudaEventElapsedTime(&m, e0, e1)); ms.push_back(m);
+            }
+            CK(cudaGetLastError());
+            std::sort(ms.begin(), ms.end());
+            /* check: every group once, with its maxima */
+            std::vector<uint4> ht((size_t)passes * G * TS);
+            CK(cudaMemcpy(ht.data(), out, ht.size() * 16, cudaMemcpyDeviceToHost));
+            std::vector<char> got(g, 0);
+            uint64_t found = 0, bad = 0;
+            for (const uint4 &s : ht) if (s.x != EMPTY) {
+                found++;
+                const uint32_t q = s.x;
+                if (q >= g || got[q] || (int)s.y != ma[q] || (int)s.z != mb[q]) bad++;
+                else got[q] = 1;
+            }
+            int hovf = 0; CK(cudaMemcpy(&hovf, ovf, 4, cudaMemcpyDeviceToHost));
+            printf("%s,%llu,%u,%u,%.3f,%.3f,%.2f,%llu/%llu,%llu,%d\n", kern ? "warp-specialised" : "one-role",
+                   (unsigned long long)n, g, passes, ms[2], ms[0], ms[2] / floor_ms, (unsigned long long)found,
+                   (unsigned long long)want, (unsigned long long)bad, hovf);
+            fflush(stdout);
         }
-        int hovf = 0; CK(cudaMemcpy(&hovf, ovf, 4, cudaMemcpyDeviceToHost));
-        printf("%llu,%u,%u,%.3f,%.3f,%.2f,%llu/%llu,%llu,%d\n", (unsigned long long)n, g, passes, ms[2], ms[0],
-               ms[2] / floor_ms, (unsigned long long)found, (unsigned long long)want, (unsigned long long)bad, hovf);
-        fflush(stdout);
     }
     return 0;
 }
