@@ -12,22 +12,8 @@
 #include <vector>
 #include <cuda_runtime.h>
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "bench/probe_common.cuh"
 
-__host__ __device__ inline uint32_t fmix(uint32_t h)
-{
-    h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16;
-    return h;
-}
-
-__global__ void gen(uint32_t *k, int *a, int *b, uint64_t n, uint32_t g)
-{
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-        k[i] = (uint32_t)(((uint64_t)fmix((uint32_t)i * 2654435761u + 7) * g) >> 32);
-        a[i] = (int)fmix((uint32_t)i ^ 0x1234567u);
-        b[i] = (int)fmix((uint32_t)i ^ 0x7654321u);
-    }
-}
 
 __global__ void init(uint4 *t, uint64_t cap)
 {
@@ -151,7 +137,7 @@ int main(int argc, char **argv)
     const double floor_ms = n * 12.0 / 3942.19e6; // h200-measured B_G
     for (int lgg = glo; lgg <= ghi; lgg++) {
         uint32_t g = 1u << lgg;
-        gen<<<sms * 8, 256>>>(k, a, b, n, g);
+        probe_gen<<<sms * 8, 256>>>(k, a, b, n, g);
         CK(cudaDeviceSynchronize());
         for (int lay = 0; lay < 2; lay++) {
             bool pow2 = lay == 0;

@@ -32,36 +32,14 @@
 #include <vector>
 #include <cuda_runtime.h>
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "bench/probe_common.cuh"
+#include "operators/sync.cuh"
 
 enum { THREADS = 1024, T = 2048, TS = 16384, CAP = 64, GMAX = 136, PER_SM = TS / 2 };
 static const uint32_t EMPTY = 0xFFFFFFFFu;
 
-__host__ __device__ inline uint32_t fmix(uint32_t h)
-{
-    h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16;
-    return h;
-}
-
-__global__ void gen(uint32_t *k, int *a, int *b, uint64_t n, uint32_t g)
-{
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-        k[i] = (uint32_t)(((uint64_t)fmix((uint32_t)i * 2654435761u + 7) * g) >> 32);
-        a[i] = (int)fmix((uint32_t)i ^ 0x1234567u);
-        b[i] = (int)fmix((uint32_t)i ^ 0x7654321u);
-    }
-}
-
-__device__ __forceinline__ unsigned ld_acquire(const unsigned *p)
-{
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-__device__ __forceinline__ void st_release(unsigned *p, unsigned v)
-{
-    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
+using gjsync::ld_acquire;
+using gjsync::st_release;
 
 struct Args {
     const uint32_t *key;
@@ -76,20 +54,21 @@ struct Args {
     unsigned owners, first; /* owner ids of the whole run, this pass's first */
 };
 
-/* Drain this block's incoming rings once: warp w takes sources w, w + 32,
- * ... (at most GMAX / 32 + 1 of them). FLAT: every source's head read at
- * once (a lane a source), then the rows of all of them as one list, so a
- * drain waits on two L2 round trips, not two a source. */
-template <typename Agg>
-__device__ __forceinline__ void drain(const Args &A, unsigned G, unsigned me, unsigned *tl, Agg agg)
+/* Drain this block's incoming rings once, as draining warp cw of CW:
+ * sources cw, cw + CW, ... (at most GMAX / CW + 1 of them). Every source's
+ * head is read at once (a lane a source), then the rows of all of them as
+ * one list, so a drain waits on two L2 round trips, not two a source.
+ * Returns the rows it took. */
+template <int CW, typename Agg>
+__device__ __forceinline__ unsigned drain(const Args &A, unsigned G, unsigned me, unsigned *tl, Agg agg, unsigned cw)
 {
-    enum { NJ = GMAX / 32 + 1 };
-    const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    if (warp >= G) return;
-    const unsigned nj = (G - warp + 31) / 32;
+    enum { NJ = GMAX / CW + 1 };
+    const unsigned lane = threadIdx.x & 31;
+    if (cw >= G) return 0;
+    const unsigned nj = (G - cw + CW - 1) / CW;
     unsigned h = 0, t0 = 0, av = 0;
     if (lane < nj) {
-        const unsigned s = warp + 32 * lane;
+        const unsigned s = cw + CW * lane;
         h = ld_acquire(&A.head[s * G + me]);
         t0 = tl[s];
         av = h - t0;
@@ -113,15 +92,45 @@ __device__ __forceinline__ void drain(const Args &A, unsigned G, unsigned me, un
 #pragma unroll
         for (int x = 1; x < NJ; x++)
             if ((unsigned)x < nj && ex[x] <= f) { q = x; e = ex[x]; c = st[x]; }
-        const unsigned s = warp + 32 * q;
-        const uint4 row = __ldcg(&A.ring[(size_t)(s * G + me) * CAP + ((c + f - e) & (CAP - 1))]);
-        agg(row);
+        const unsigned s = cw + CW * q;
+        agg(__ldcg(&A.ring[(size_t)(s * G + me) * CAP + ((c + f - e) & (CAP - 1))]));
     }
     __syncwarp();
     if (lane < nj && av) {
-        const unsigned s = warp + 32 * lane;
+        const unsigned s = cw + CW * lane;
         tl[s] = h;
         st_release(&A.tail[s * G + me], h);
+    }
+    return total;
+}
+
+/* off[0, G) = exclusive sum of cnt[0, G), by one warp (lane: its lane) */
+__device__ __forceinline__ void owner_offsets(const unsigned *cnt, unsigned *off, unsigned G, unsigned lane)
+{
+    const unsigned per = (G + 31) / 32, lo = lane * per;
+    unsigned sum = 0;
+    for (unsigned j = lo; j < lo + per && j < G; j++) sum += cnt[j];
+    unsigned inc = sum;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const unsigned y = __shfl_up_sync(0xffffffffu, inc, o);
+        if ((int)lane >= o) inc += y;
+    }
+    unsigned run = inc - sum;
+    for (unsigned j = lo; j < lo + per && j < G; j++) { off[j] = run; run += cnt[j]; }
+}
+
+/* a tile's staged rows (owner order, owner in .w) copied to the rings at
+ * their heads, by `threads` threads from `tid` */
+__device__ __forceinline__ void owner_copy(const Args &A, unsigned G, unsigned me, const uint4 *stage,
+                                           const unsigned *cnt, const unsigned *off, const unsigned *hd,
+                                           unsigned tid, unsigned threads)
+{
+    const unsigned total = off[G - 1] + cnt[G - 1];
+    for (unsigned i = tid; i < total; i += threads) {
+        const uint4 r = stage[i];
+        const unsigned p = hd[r.w] + (i - off[r.w]);
+        __stcg(&A.ring[(size_t)(me * G + r.w) * CAP + (p & (CAP - 1))], make_uint4(r.x, r.y, r.z, 0));
     }
 }
 
@@ -150,19 +159,49 @@ struct TableAgg {
     }
 };
 
-__global__ void __launch_bounds__(THREADS, 1) k_owner(Args A)
+/* A block's shared memory: its table (TS keys, then each maximum), the
+ * staged tile, and per owner or source: counts, offsets, heads published,
+ * tails taken, tails last read. Laid out and initialised by the whole
+ * block (it ends in a barrier). */
+struct OwnerSmem {
+    uint32_t *tkey;
+    int *ta, *tb;
+    uint4 *stage;
+    unsigned *cnt, *off, *hd, *tl, *ft;
+};
+__device__ __forceinline__ OwnerSmem owner_smem(unsigned G)
 {
     extern __shared__ uint4 smem4[];
-    uint32_t *tkey = (uint32_t *)smem4;
-    int *ta = (int *)(tkey + TS), *tb = ta + TS;
-    uint4 *stage = (uint4 *)(tb + TS);
-    unsigned *cnt = (unsigned *)(stage + T), *off = cnt + GMAX, *hd = off + GMAX, *tl = hd + GMAX, *ft = tl + GMAX;
-    const TableAgg agg = {tkey, ta, tb, A.overflow};
+    OwnerSmem m;
+    m.tkey = (uint32_t *)smem4;
+    m.ta = (int *)(m.tkey + TS);
+    m.tb = m.ta + TS;
+    m.stage = (uint4 *)(m.tb + TS);
+    m.cnt = (unsigned *)(m.stage + T);
+    m.off = m.cnt + GMAX;
+    m.hd = m.off + GMAX;
+    m.tl = m.hd + GMAX;
+    m.ft = m.tl + GMAX;
+    for (unsigned i = threadIdx.x; i < TS; i += blockDim.x) { m.tkey[i] = EMPTY; m.ta[i] = INT_MIN; m.tb[i] = INT_MIN; }
+    for (unsigned i = threadIdx.x; i < G; i += blockDim.x) { m.cnt[i] = 0; m.hd[i] = 0; m.tl[i] = 0; m.ft[i] = 0; }
+    __syncthreads();
+    return m;
+}
+/* the block's table to out (after a barrier) */
+__device__ __forceinline__ void owner_out(const Args &A, const OwnerSmem &m, unsigned me)
+{
+    for (unsigned i = threadIdx.x; i < TS; i += blockDim.x)
+        A.out[(size_t)me * TS + i] = make_uint4(m.tkey[i], (unsigned)m.ta[i], (unsigned)m.tb[i], 0);
+}
+
+__global__ void __launch_bounds__(THREADS, 1) k_owner(Args A)
+{
     __shared__ int blocked, fin;
     const unsigned G = gridDim.x, me = blockIdx.x, tid = threadIdx.x;
-    for (unsigned i = tid; i < TS; i += THREADS) { tkey[i] = EMPTY; ta[i] = INT_MIN; tb[i] = INT_MIN; }
-    for (unsigned i = tid; i < G; i += THREADS) { hd[i] = 0; tl[i] = 0; ft[i] = 0; }
-    __syncthreads();
+    const OwnerSmem m = owner_smem(G);
+    uint4 *stage = m.stage;
+    unsigned *cnt = m.cnt, *off = m.off, *hd = m.hd, *tl = m.tl, *ft = m.ft;
+    const TableAgg agg = {m.tkey, m.ta, m.tb, A.overflow};
     const uint64_t tiles = (A.n + T - 1) / T;
     for (uint64_t t = me; t < tiles; t += G) {
         uint32_t k[2];
@@ -186,19 +225,7 @@ __global__ void __launch_bounds__(THREADS, 1) k_owner(Args A)
         for (int u = 0; u < 2; u++)
             if (v[u]) pos[u] = atomicAdd(&cnt[d[u]], 1u);
         __syncthreads();
-        if (tid < 32) { /* exclusive scan of cnt[0, G) by warp 0 */
-            const unsigned per = (G + 31) / 32, lo = tid * per;
-            unsigned sum = 0;
-            for (unsigned j = lo; j < lo + per && j < G; j++) sum += cnt[j];
-            unsigned inc = sum;
-#pragma unroll
-            for (int o = 1; o < 32; o <<= 1) {
-                const unsigned y = __shfl_up_sync(0xffffffffu, inc, o);
-                if ((int)tid >= o) inc += y;
-            }
-            unsigned run = inc - sum;
-            for (unsigned j = lo; j < lo + per && j < G; j++) { off[j] = run; run += cnt[j]; }
-        }
+        if (tid < 32) owner_offsets(cnt, off, G, tid);
         __syncthreads();
 #pragma unroll
         for (int u = 0; u < 2; u++)
@@ -213,20 +240,15 @@ __global__ void __launch_bounds__(THREADS, 1) k_owner(Args A)
             }
             __syncthreads();
             if (!blocked) break;
-            drain(A, G, me, tl, agg);
+            drain<32>(A, G, me, tl, agg, tid >> 5);
         }
-        const unsigned total = off[G - 1] + cnt[G - 1];
-        for (unsigned i = tid; i < total; i += THREADS) {
-            const uint4 r = stage[i];
-            const unsigned p = hd[r.w] + (i - off[r.w]);
-            __stcg(&A.ring[(size_t)(me * G + r.w) * CAP + (p & (CAP - 1))], make_uint4(r.x, r.y, r.z, 0));
-        }
+        owner_copy(A, G, me, stage, cnt, off, hd, tid, THREADS);
         __syncthreads();
         if (tid < G && cnt[tid]) {
             hd[tid] += cnt[tid];
             st_release(&A.head[me * G + tid], hd[tid]);
         }
-        drain(A, G, me, tl, agg);
+        drain<32>(A, G, me, tl, agg, tid >> 5);
         __syncthreads(); /* cnt, off, stage reused */
     }
     __syncthreads();
@@ -235,12 +257,11 @@ __global__ void __launch_bounds__(THREADS, 1) k_owner(Args A)
         if (tid == 0) fin = ld_acquire(A.done) == G;
         __syncthreads();
         const bool f = fin;
-        drain(A, G, me, tl, agg);
+        drain<32>(A, G, me, tl, agg, tid >> 5);
         __syncthreads();
         if (f) break;
     }
-    for (unsigned i = tid; i < TS; i += THREADS)
-        A.out[(size_t)me * TS + i] = make_uint4(tkey[i], (unsigned)ta[i], (unsigned)tb[i], 0);
+    owner_out(A, m, me);
 }
 
 
@@ -252,64 +273,13 @@ enum { PW = 16, PT = PW * 32, PR = T / PT };
 static_assert(PT == 512, "pbar's thread count");
 __device__ __forceinline__ void pbar() { asm volatile("bar.sync 1, 512;" ::: "memory"); }
 
-/* Returns the rows it took. */
-template <typename Agg>
-__device__ __forceinline__ unsigned drain_ws(const Args &A, unsigned G, unsigned me, unsigned *tl, Agg agg)
-{
-    enum { CW = 32 - PW, NJ = GMAX / CW + 1 };
-    const unsigned cw = (threadIdx.x >> 5) - PW, lane = threadIdx.x & 31;
-    if (cw >= G) return 0;
-    const unsigned nj = (G - cw + CW - 1) / CW;
-    unsigned h = 0, t0 = 0, av = 0;
-    if (lane < nj) {
-        const unsigned s = cw + CW * lane;
-        h = ld_acquire(&A.head[s * G + me]);
-        t0 = tl[s];
-        av = h - t0;
-    }
-    unsigned inc = av;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        const unsigned y = __shfl_up_sync(0xffffffffu, inc, o);
-        if ((int)lane >= o) inc += y;
-    }
-    const unsigned total = __shfl_sync(0xffffffffu, inc, 31);
-    unsigned ex[NJ], st[NJ];
-#pragma unroll
-    for (int q = 0; q < NJ; q++) {
-        ex[q] = __shfl_sync(0xffffffffu, inc - av, q);
-        st[q] = __shfl_sync(0xffffffffu, t0, q);
-    }
-    __syncwarp();
-    for (unsigned f = lane; f < total; f += 32) {
-        unsigned q = 0, e = ex[0], c = st[0];
-#pragma unroll
-        for (int x = 1; x < NJ; x++)
-            if ((unsigned)x < nj && ex[x] <= f) { q = x; e = ex[x]; c = st[x]; }
-        const unsigned s = cw + CW * q;
-        agg(__ldcg(&A.ring[(size_t)(s * G + me) * CAP + ((c + f - e) & (CAP - 1))]));
-    }
-    __syncwarp();
-    if (lane < nj && av) {
-        const unsigned s = cw + CW * lane;
-        tl[s] = h;
-        st_release(&A.tail[s * G + me], h);
-    }
-    return total;
-}
-
 __global__ void __launch_bounds__(THREADS, 1) k_owner_ws(Args A)
 {
-    extern __shared__ uint4 smem4[];
-    uint32_t *tkey = (uint32_t *)smem4;
-    int *ta = (int *)(tkey + TS), *tb = ta + TS;
-    uint4 *stage = (uint4 *)(tb + TS);
-    unsigned *cnt = (unsigned *)(stage + T), *off = cnt + GMAX, *hd = off + GMAX, *tl = hd + GMAX, *ft = tl + GMAX;
-    const TableAgg agg = {tkey, ta, tb, A.overflow};
     const unsigned G = gridDim.x, me = blockIdx.x, tid = threadIdx.x;
-    for (unsigned i = tid; i < TS; i += THREADS) { tkey[i] = EMPTY; ta[i] = INT_MIN; tb[i] = INT_MIN; }
-    for (unsigned i = tid; i < G; i += THREADS) { hd[i] = 0; tl[i] = 0; ft[i] = 0; cnt[i] = 0; }
-    __syncthreads();
+    const OwnerSmem m = owner_smem(G);
+    uint4 *stage = m.stage;
+    unsigned *cnt = m.cnt, *off = m.off, *hd = m.hd, *tl = m.tl, *ft = m.ft;
+    const TableAgg agg = {m.tkey, m.ta, m.tb, A.overflow};
     if (tid < PT) { /* producers */
         const uint64_t tiles = (A.n + T - 1) / T;
         uint32_t k[PR];
@@ -335,19 +305,7 @@ __global__ void __launch_bounds__(THREADS, 1) k_owner_ws(Args A)
                 if (v[u]) pos[u] = atomicAdd(&cnt[d[u]], 1u);
             }
             pbar();
-            if (tid < 32) { /* exclusive scan of cnt[0, G) by warp 0 */
-                const unsigned per = (G + 31) / 32, lo = tid * per;
-                unsigned sum = 0;
-                for (unsigned j = lo; j < lo + per && j < G; j++) sum += cnt[j];
-                unsigned inc = sum;
-#pragma unroll
-                for (int o = 1; o < 32; o <<= 1) {
-                    const unsigned y = __shfl_up_sync(0xffffffffu, inc, o);
-                    if ((int)tid >= o) inc += y;
-                }
-                unsigned run = inc - sum;
-                for (unsigned j = lo; j < lo + per && j < G; j++) { off[j] = run; run += cnt[j]; }
-            }
+            if (tid < 32) owner_offsets(cnt, off, G, tid);
             pbar();
 #pragma unroll
             for (int u = 0; u < PR; u++)
@@ -360,12 +318,7 @@ __global__ void __launch_bounds__(THREADS, 1) k_owner_ws(Args A)
                     if (CAP - (hd[tid] - ft[tid]) < cnt[tid]) __nanosleep(64);
                 }
             pbar();
-            const unsigned total = off[G - 1] + cnt[G - 1];
-            for (unsigned i = tid; i < total; i += PT) {
-                const uint4 r = stage[i];
-                const unsigned p = hd[r.w] + (i - off[r.w]);
-                __stcg(&A.ring[(size_t)(me * G + r.w) * CAP + (p & (CAP - 1))], make_uint4(r.x, r.y, r.z, 0));
-            }
+            owner_copy(A, G, me, stage, cnt, off, hd, tid, PT);
             pbar();
             if (tid < G && cnt[tid]) {
                 hd[tid] += cnt[tid];
@@ -386,13 +339,12 @@ __global__ void __launch_bounds__(THREADS, 1) k_owner_ws(Args A)
                 f = __shfl_sync(0xffffffffu, f, 0);
                 if (!f) __nanosleep(100);
             }
-            took = drain_ws(A, G, me, tl, agg);
+            took = drain<32 - PW>(A, G, me, tl, agg, (tid >> 5) - PW);
             if (f) break;
         }
     }
     __syncthreads();
-    for (unsigned i = tid; i < TS; i += THREADS)
-        A.out[(size_t)me * TS + i] = make_uint4(tkey[i], (unsigned)ta[i], (unsigned)tb[i], 0);
+    owner_out(A, m, me);
 }
 
 int main(int argc, char **argv)
@@ -427,7 +379,7 @@ int main(int argc, char **argv)
     std::vector<int> ha(n), hb(n);
     for (int lgg = glo; lgg <= ghi; lgg++) {
         const uint32_t g = 1u << lgg;
-        gen<<<G * 8, 256>>>(k, a, b, n, g);
+        probe_gen<<<G * 8, 256>>>(k, a, b, n, g);
         CK(cudaDeviceSynchronize());
         const unsigned passes = (unsigned)((g + (uint64_t)G * PER_SM - 1) / ((uint64_t)G * PER_SM));
         if (passes > (unsigned)maxp) continue;

@@ -10,7 +10,8 @@
 #include <vector>
 #include <cuda_runtime.h>
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "bench/probe_common.cuh"
+
 
 // a bijection on [0, 2^lg): odd multiplies and right xor-shifts
 __device__ __forceinline__ uint32_t perm(uint32_t x, int lg)
