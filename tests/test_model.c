@@ -10,6 +10,7 @@
 
 #include "gjadvise.h"
 #include "model/model.h"
+#include "operators/shapes.h"
 #include "testutil.h"
 
 static gj_profile *builtin(const char *name)
@@ -663,6 +664,53 @@ static void test_hgb_onepass_load(void **state)
     gj_profile_free(p);
 }
 
+/* PGB's plans (operators/shapes.h, which the operator and the model both
+ * run) at the points session 12 measured on the H200 (2^28 rows, max,max
+ * of 4-byte payloads, 132 SMs; bench/RESULTS.md, Group-by, session 12):
+ * the plan that won there must stay the plan. */
+static int pgb_big(double groups, int kw, int *bits, double *ts)
+{
+    const double w[2] = {4, 4}, n = 268435456, sms = 132;
+    int b = 0, bb = 0;
+    double t = 0, tb = 0;
+    gj_pgb_plan(n, groups, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kw, w, 2), sms, 0, -1, &b, &t);
+    gj_pgb_plan(n, groups, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kw, w, 2), sms, 0, -1, &bb, &tb);
+    const int big = gj_pgb_big_wins(groups, b, t, bb, tb);
+    *bits = big ? bb : b;
+    *ts = big ? tb : t;
+    return big;
+}
+
+static void test_pgb_plans(void **state)
+{
+    (void)state;
+    const double w[2] = {4, 4};
+    int bits;
+    double ts;
+    /* the largest tables: keys and two maxima, in 96 KB and in 200 KB */
+    assert_true(gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, 4, w, 2) == 8192);
+    assert_true(gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, 4, w, 2) == 16384);
+    assert_true(gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, 8, w, 2) == 4096);
+    assert_true(gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, 8, w, 2) == 8192);
+    /* 2^13 groups: one table an SM, no partition (4.17 -> 2.93 ms) */
+    assert_true(pgb_big(8192, 4, &bits, &ts) && bits == 0 && ts == 16384);
+    /* 2^17: two tables an SM, one 8-bit pass (4.49 ms, unchanged) */
+    assert_true(!pgb_big(131072, 4, &bits, &ts) && bits == 8);
+    /* 2^20: as many passes at a quarter of the load (5.33 -> 4.83) */
+    assert_true(pgb_big(1048576, 4, &bits, &ts) && bits == 8 && ts == 16384);
+    /* 2^21: one pass instead of two (6.51 -> 5.51) */
+    assert_true(pgb_big(2097152, 4, &bits, &ts) && bits == 8 && ts == 16384);
+    /* 2^23: two passes either way, the big tables filled less (7.27 -> 6.87) */
+    assert_true(pgb_big(8388608, 4, &bits, &ts) && bits == 11 && ts == 16384);
+    /* 8-byte keys: the big tables at 2^19 (6.21 -> 5.85) and 2^20 (one
+     * pass, not two), not at 2^23 and 2^25, where they lost (8.72 ->
+     * 9.06, 9.62 -> 9.88) */
+    assert_true(pgb_big(524288, 8, &bits, &ts) && bits == 8);
+    assert_true(pgb_big(1048576, 8, &bits, &ts) && bits == 8);
+    assert_true(!pgb_big(8388608, 8, &bits, &ts));
+    assert_true(!pgb_big(33554432, 8, &bits, &ts));
+}
+
 static void test_statistics_helpers(void **state)
 {
     (void)state;
@@ -787,6 +835,7 @@ int main(void)
         cmocka_unit_test(test_join_match_ratio_trend),
         cmocka_unit_test(test_zipf_helps_gfur_gathers),
         cmocka_unit_test(test_hgb_stage2_budget),
+        cmocka_unit_test(test_pgb_plans),
         cmocka_unit_test(test_nphj_probe_levels),
         cmocka_unit_test(test_pgb_partition_jobs),
         cmocka_unit_test(test_smj_sorts_key_bits),
