@@ -5,7 +5,7 @@
 // max,max of two 4-byte payloads, uniform keys.
 //
 // One block of 1024 threads an SM, all co-resident (cooperative launch).
-// Each block loops: load a tile of T rows, count them by owner, stage them
+// k_owner: each block loops: load a tile of T rows, count them by owner, stage them
 // in shared memory in owner order, wait for room in its ring to each owner
 // (consuming its own rings while it waits: nobody waits without draining,
 // so no deadlock), copy the runs to the rings (one single-producer,
