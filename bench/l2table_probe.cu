@@ -14,7 +14,6 @@
 
 #include "bench/probe_common.cuh"
 
-
 __global__ void init(uint4 *t, uint64_t cap)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < cap; i += (uint64_t)gridDim.x * blockDim.x)
@@ -165,7 +164,6 @@ int main(int argc, char **argv)
                     float m; CK(cudaEventElapsedTime(&m, e0, e1)); ms.push_back(m);
                 }
                 CK(cudaGetLastError());
-                // check max-variants on the first run layout: compare against a CPU pass on a sample of groups
                 std::sort(ms.begin(), ms.end());
                 static const char *names[] = {"max_look_u4", "max_atomic_u4", "sum_atomic_u4", "max_look_tile", "max_look_u1", "batch_l2", "batch_l2_cs", "batch_l1_cs"};
                 printf("%llu,%u,%u,%.2f,%s,%.3f,%.3f,%.2f\n", (unsigned long long)n, g, cap, (double)g / cap, names[var],
