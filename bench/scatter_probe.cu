@@ -12,7 +12,6 @@
 
 #include "bench/probe_common.cuh"
 
-
 // a bijection on [0, 2^lg): odd multiplies and right xor-shifts
 __device__ __forceinline__ uint32_t perm(uint32_t x, int lg)
 {
