@@ -1534,15 +1534,13 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         double ts = 0, parts = 1;
         int bits = 0;
         if (many) {
-            /* the operator's plan (operators/shapes.h gj_pgb_plan) with
+            /* the operator's plan (operators/shapes.h gj_pgb_many_choose) with
              * tables for two blocks an SM (96 KB), or for one (200 KB, 1024
              * threads) where that saves a pass or, with as many, fills its
-             * tables less (gj_pgb_big_wins) */
-            int bb = 0;
-            double tb = 0;
-            gj_pgb_plan(N, g, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kb, accw, nacc), hw->sm_count, !tr, -1, &bits, &ts);
-            gj_pgb_plan(N, g, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, !tr, -1, &bb, &tb);
-            if (gj_pgb_big_wins(g, bits, ts, bb, tb)) bits = bb, ts = tb;
+             * tables less */
+            gj_pgb_many_choose(N, g, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kb, accw, nacc),
+                               gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, !tr, -1, &bits,
+                               &ts);
             parts = ldexp(1, bits);
         } else {
             const double per = floor(chunk_limit / 8) * 7;

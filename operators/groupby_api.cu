@@ -790,15 +790,19 @@ uint32_t pgb_many_ts(int kw, const GbSpec &s, size_t budget)
     return (uint32_t)gj_pgb_many_tmax((double)budget, kw, w, s.n);
 }
 
-/* k_pgb_many's partitions and table (operators/shapes.h gj_pgb_plan, which
- * the model runs too). GJ_PGB_BITS=<0..16> forces the bits (A/B runs). */
-void pgb_many_plan(uint64_t n, uint64_t hint, uint32_t tmax, uint64_t sms, bool rowids, int *bits_out,
+/* k_pgb_many's partitions and table (operators/shapes.h gj_pgb_many_choose,
+ * which the model runs too): tables for two blocks an SM, or one an SM (up
+ * to GJ_PGB_MANY_SMEM_BIG, 1024 threads) where that saves a partition pass
+ * or, with as many passes, fills its tables less. GJ_PGB_BITS=<0..16>
+ * forces the bits (A/B runs). */
+void pgb_many_plan(uint64_t n, uint64_t hint, int kw, const GbSpec &s, uint64_t sms, bool rowids, int *bits_out,
                    uint32_t *ts_out)
 {
     const char *e = getenv("GJ_PGB_BITS");
     const int force = e && *e >= '0' && *e <= '9' && atoi(e) <= 16 ? atoi(e) : -1;
     double ts = 0;
-    gj_pgb_plan((double)n, (double)hint, tmax, (double)sms, rowids, force, bits_out, &ts);
+    gj_pgb_many_choose((double)n, (double)hint, pgb_many_ts(kw, s, PGB_MANY_SMEM),
+                       pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), (double)sms, rowids, force, bits_out, &ts);
     *ts_out = (uint32_t)ts;
 }
 
@@ -1026,14 +1030,7 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     uint32_t ts = 0;
     int bits = 0;
     if (hint > PGB_FEW && !(ke && !strcmp(ke, "chunk"))) {
-        /* tables for two blocks an SM; one an SM (up to GJ_PGB_MANY_SMEM_BIG,
-         * 1024 threads) where that saves a partition pass, or, with as
-         * many passes, fills its tables less (gj_pgb_big_wins) */
-        int bb = 0;
-        uint32_t tb = 0;
-        pgb_many_plan(n, hint, pgb_many_ts(kw, s, PGB_MANY_SMEM), (uint64_t)c.sms, rowids, &bits, &ts);
-        pgb_many_plan(n, hint, pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), (uint64_t)c.sms, rowids, &bb, &tb);
-        if (gj_pgb_big_wins((double)hint, bits, ts, bb, tb)) bits = bb, ts = tb;
+        pgb_many_plan(n, hint, kw, s, (uint64_t)c.sms, rowids, &bits, &ts);
     } else {
         const uint64_t per = pgb_limit(PGB_TS, PGB_AGG_BYTES, slot_bytes) / 8 * 7;
         while (bits < 16 && (per << bits) < hint) bits++;

@@ -104,6 +104,23 @@ static inline int gj_pgb_big_wins(double groups, int bits, double ts, int bb, do
     return pb < ps || (pb == ps && ceil(groups / ldexp(1, bb)) / tb < ceil(groups / ldexp(1, bits)) / ts);
 }
 
+/* k_pgb_many's plan: gj_pgb_plan with tables of at most tmax_small slots
+ * (two blocks an SM) and of at most tmax_big (one block an SM, up to
+ * GJ_PGB_MANY_SMEM_BIG), the second where gj_pgb_big_wins. Returns 1 when
+ * it is one block an SM. The operator and the model both ask it. */
+static inline int gj_pgb_many_choose(double n, double groups, double tmax_small, double tmax_big, double sms,
+                                     int rowids, int force_bits, int *bits_out, double *ts_out)
+{
+    int bb = 0;
+    double tb = 0;
+    gj_pgb_plan(n, groups, tmax_small, sms, rowids, force_bits, bits_out, ts_out);
+    gj_pgb_plan(n, groups, tmax_big, sms, rowids, force_bits, &bb, &tb);
+    if (!gj_pgb_big_wins(groups, *bits_out, *ts_out, bb, tb)) return 0;
+    *bits_out = bb;
+    *ts_out = tb;
+    return 1;
+}
+
 /* k_pgb_many: a partition cut into 2 to GJ_PGB_MERGE_MAX pieces merges
  * their tables in one block (k_pgb_merge); more pieces merge through the
  * global table (operators/groupby_kernels.cuh). */

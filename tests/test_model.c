@@ -670,15 +670,9 @@ static void test_hgb_onepass_load(void **state)
  * the plan that won there must stay the plan. */
 static int pgb_big(double groups, int kw, int *bits, double *ts)
 {
-    const double w[2] = {4, 4}, n = 268435456, sms = 132;
-    int b = 0, bb = 0;
-    double t = 0, tb = 0;
-    gj_pgb_plan(n, groups, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kw, w, 2), sms, 0, -1, &b, &t);
-    gj_pgb_plan(n, groups, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kw, w, 2), sms, 0, -1, &bb, &tb);
-    const int big = gj_pgb_big_wins(groups, b, t, bb, tb);
-    *bits = big ? bb : b;
-    *ts = big ? tb : t;
-    return big;
+    const double w[2] = {4, 4};
+    return gj_pgb_many_choose(268435456, groups, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kw, w, 2),
+                              gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kw, w, 2), 132, 0, -1, bits, ts);
 }
 
 static void test_pgb_plans(void **state)
