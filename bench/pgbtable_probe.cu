@@ -186,7 +186,8 @@ int main()
                 if (p != s / TS || j >= G || got[q] || (int)ht[s].y != ma[q] || (int)ht[s].z != mb[q]) bad++;
                 else got[q] = 1;
             }
-            bad += want - (found - bad); /* groups never found */
+            const uint64_t good = found - bad;
+            bad += want - good; /* and the groups never found */
             int hovf = 0; CK(cudaMemcpy(&hovf, ovf, 4, cudaMemcpyDeviceToHost));
             printf("%s,%u,%.3f,%.3f,%.3f,%.2f,%llu (of %llu groups),%d\n", bucket ? "bucket4" : "linear", G, (double)G / TS,
                    ms[3], ms[0], ms[3] / floor_ms, (unsigned long long)bad, (unsigned long long)want, hovf);
