@@ -2,8 +2,8 @@
 # Issues 4's and 5's benchmarks where they are defined, on an H100 (kind
 # nvidia-h100-x1; never lent to this project so far), in one call: each
 # step is capped (240 + 150 + 2 x 90 s) so that the call ends inside its
-# 10 minutes and the results are packed even when a step runs out. Build first (make; make bench-tools) and carry ["bin",
-# "build/bench/join_bench"].
+# 10 minutes and the results are packed even when a step runs out. Build
+# first (make; make bench-tools) and carry ["bin", "build/bench/join_bench"].
 # 1. `gjadvise calibrate` (one full run) into a fresh store, profile "gpu":
 #    the H100's B_G (bw_seq), B_R and the rest, as JSON;
 # 2. W1-W4 with every join (join_bench: median of 7, CUDA events, inputs on
