@@ -14,7 +14,7 @@ set -u
 nvidia-smi --query-gpu=name,uuid --format=csv,noheader; date -u +%FT%TZ
 timeout 120 build/bench/pgbtable_probe | tee "$OUT/pgbtable_probe.csv"
 if timeout 60 build/bench/owner_probe 24 15 16; then
-    timeout 300 build/bench/owner_probe 28 15 21 | tee "$OUT/owner_probe.csv"
+    timeout 240 build/bench/owner_probe 28 15 21 | tee "$OUT/owner_probe.csv"
 else
     echo "owner_probe at 2^24 rows: rc=$? (a hang or an error); the 2^28 run skipped"
 fi
