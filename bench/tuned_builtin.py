@@ -1,6 +1,14 @@
 #!/usr/bin/env python3
-"""Regenerate the built-in profile h200-tuned (model/builtin_json.c) from a
-store that holds a validation run and its tuned profile.
+"""Regenerate a built-in profile of model/builtin_json.c (h200-tuned by
+default; --name h100-tuned, or a measured one such as --name h100-measured)
+from a profile exported from a store.
+
+A tuned built-in (the export's origin is "tune") keeps only its identity
+and corrections: its parameters and device are those of its base, the
+built-in named in the table at the end of builtin_json.c (--base names it
+in the notes). A measured built-in (origin "calibrate") keeps its
+parameters and device. The block rewritten is the one between the lines
+"/* BEGIN NAME (bench/tuned_builtin.py) */" and "/* END NAME */".
 
 The corrections tune learns are coefficients of the model's terms, so they
 must be refitted whenever model/time.c changes. Steps (no GPU needed):
@@ -29,6 +37,7 @@ say what the mixed profile is (the notes at most 255 characters; the
 held-out median of `validate --replay --holdout` with it).
 
 usage: bench/tuned_builtin.py EXPORTED.json [--source model/builtin_json.c]
+                              [--name NAME] [--base NAME]
                               [--only IMPLS --notes TEXT --fit-error X]
 """
 import argparse
@@ -38,23 +47,26 @@ import sys
 
 IMPLS = ["PHJ-UR", "PHJ-TR", "SMJ-UR", "SMJ-TR", "NPHJ", "HGB", "SGB-UR", "SGB-TR", "SGB-DE-TR", "PGB-UR",
          "PGB-TR", "HASH-GLOBAL"]
-BEGIN = "/* BEGIN h200-tuned (bench/tuned_builtin.py) */\n"
-END = "/* END h200-tuned */\n"
 
 
-def literal(text):
+def markers(name):
+    return "/* BEGIN %s (bench/tuned_builtin.py) */\n" % name, "/* END %s */\n" % name
+
+
+def literal(text, name):
     lines = text.rstrip("\n").split("\n")
-    out = ["static const char h200_tuned[] ="]
+    out = ["static const char %s[] =" % name.replace("-", "_")]
     for l in lines:
         out.append('    "%s\\n"' % l.replace("\\", "\\\\").replace('"', '\\"'))
     out[-1] += ";"
     return "\n".join(out) + "\n"
 
 
-def current(src):
-    """The h200-tuned JSON between the markers of the source."""
-    i, j = src.find(BEGIN), src.find(END)
-    body = src[i + len(BEGIN): j]
+def current(src, name):
+    """The JSON of built-in NAME between its markers in the source."""
+    begin, end = markers(name)
+    i, j = src.find(begin), src.find(end)
+    body = src[i + len(begin): j]
     parts = re.findall(r'^\s*"(.*)\\n";?\s*$', body, re.M)
     return json.loads("\n".join(p.replace('\\"', '"').replace("\\\\", "\\") for p in parts))
 
@@ -63,6 +75,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("exported")
     ap.add_argument("--source", default="model/builtin_json.c")
+    ap.add_argument("--name", default="h200-tuned", help="the built-in to rewrite")
+    ap.add_argument("--base", default="h200-measured", help="a tuned built-in's base, for its notes")
     ap.add_argument("--only", help="comma-separated implementations to take from the export")
     ap.add_argument("--notes")
     ap.add_argument("--fit-error", type=float)
@@ -71,24 +85,28 @@ def main():
         print("--only needs --notes and --fit-error", file=sys.stderr)
         return 2
     d = json.load(open(a.exported))
-    if d.get("origin") != "tune" or "fits" not in d:
-        print(f"{a.exported}: not a tuned profile (origin {d.get('origin')!r}, no fits)", file=sys.stderr)
+    tuned = d.get("origin") == "tune" and "fits" in d
+    if not tuned and (d.get("origin") != "calibrate" or a.only):
+        print(f"{a.exported}: neither a tuned profile with fits nor a calibrated one (origin "
+              f"{d.get('origin')!r}; --only takes a tuned one)", file=sys.stderr)
         return 1
-    d["name"], d["version"], d["origin"] = "h200-tuned", 1, "builtin"
-    # parameters and device come from h200-measured (the entry's base)
-    d.pop("params", None)
-    d.pop("device", None)
-    d["notes"] = ("h200-measured refitted by gjadvise tune on the default validate grid measured on an "
-                  "NVIDIA H200 (bench/validate_device.sh; bench/RESULTS.md, Validation); held-out median "
-                  "|err| %.1f%%" % (100 * d["fit_error"]))
+    d["name"], d["version"], d["origin"] = a.name, 1, "builtin"
+    if tuned:  # parameters and device come from the entry's base
+        gpu = d.get("device", {}).get("name", "GPU")
+        d.pop("params", None)
+        d.pop("device", None)
+        d["notes"] = ("%s refitted by gjadvise tune on the default validate grid measured on an %s "
+                      "(bench/RESULTS.md, Validation); held-out median |err| %.1f%%"
+                      % (a.base, gpu, 100 * d["fit_error"]))
     src = open(a.source).read()
-    i, j = src.find(BEGIN), src.find(END)
+    begin, end = markers(a.name)
+    i, j = src.find(begin), src.find(end)
     if i < 0 or j < i:
-        print(f"{a.source}: markers not found", file=sys.stderr)
+        print(f"{a.source}: markers of {a.name} not found", file=sys.stderr)
         return 1
     if a.only:
         only = a.only.split(",")
-        old = current(src)
+        old = current(src, a.name)
         fits = {k: v for k, v in old["fits"].items() if k not in only}
         fits.update({k: v for k, v in d["fits"].items() if k in only})
         d["fits"] = {k: fits[k] for k in sorted(fits, key=lambda k: IMPLS.index(k) if k in IMPLS else 99)}
@@ -96,10 +114,13 @@ def main():
     if len(d["notes"]) > 255:
         print(f"notes of {len(d['notes'])} characters: at most 255", file=sys.stderr)
         return 2
-    src = src[: i + len(BEGIN)] + literal(json.dumps(d, indent=1)) + src[j:]
+    src = src[: i + len(begin)] + literal(json.dumps(d, indent=1), a.name) + src[j:]
     open(a.source, "w").write(src)
-    print(f"{a.source}: h200-tuned updated ({len(d['fits'])} implementations, held-out "
-          f"{100 * d['fit_error']:.1f}%)")
+    if tuned:
+        print(f"{a.source}: {a.name} updated ({len(d['fits'])} implementations, held-out "
+              f"{100 * d['fit_error']:.1f}%)")
+    else:
+        print(f"{a.source}: {a.name} updated ({len(d['params'])} parameters of {d['device']['name']})")
     return 0
 
 

@@ -411,29 +411,45 @@ static void test_advisor_uses_fit(void **state)
     gj_profile_free(p);
 }
 
-/* The built-in h200-tuned is h200-measured's physics plus learned
+/* Each tuned built-in is its measured base's physics plus learned
  * corrections, for every implementation but where tune kept the calibrated
- * model as no worse on the held-out half (on the v39 and v40 stores SMJ-UR
- * and SMJ-TR: held out 3.5% and 5.7% against 5.4% and 6.9% refitted). */
+ * model as no worse on the held-out half (h200-tuned, on the v39 and v40
+ * stores: SMJ-UR and SMJ-TR, held out 3.5% and 5.7% against 5.4% and 6.9%
+ * refitted; h100-tuned, on the H100's grid of 2026-11-27: SMJ-UR, 4.4%
+ * against 5.7%). The measured bases carry their GPU's name, which is how
+ * the CLI picks one for a GPU without a store, and its calibrated B_G
+ * (bench/RESULTS.md: H200 3942 GB/s, H100 2828 GB/s). */
 static void test_builtin_tuned(void **state)
 {
     (void)state;
-    gj_profile *m = h200(), *t = NULL;
-    assert_int_equal(gj_profile_builtin("h200-tuned", &t), GJ_OK);
-    assert_string_equal(gj_profile_name(t), "h200-tuned");
-    assert_string_equal(gj_profile_origin(t), "builtin");
-    assert_memory_equal(gj_profile_hw(t), gj_profile_hw(m), sizeof(gj_hw));
-    assert_string_equal(gj_profile_device(t)->name, gj_profile_device(m)->name);
-    assert_true(gj_profile_fit_error(t) > 0 && gj_profile_fit_error(t) < 0.2);
-    int fitted = 0;
-    for (int i = 0; i < GJ_IMPL_COUNT; i++) {
-        gj_fit f;
-        assert_int_equal(gj_profile_get_fit(t, (gj_impl)i, &f), GJ_OK);
-        fitted += f.set;
+    static const struct {
+        const char *tuned, *measured, *gpu;
+        double bg, min_fitted;
+    } b[] = {{"h200-tuned", "h200-measured", "NVIDIA H200", 3942.19, GJ_IMPL_COUNT - 2},
+             {"h100-tuned", "h100-measured", "NVIDIA H100 80GB HBM3", 2828.32, GJ_IMPL_COUNT - 1}};
+    for (size_t k = 0; k < sizeof b / sizeof b[0]; k++) {
+        gj_profile *m = NULL, *t = NULL;
+        assert_int_equal(gj_profile_builtin(b[k].measured, &m), GJ_OK);
+        assert_int_equal(gj_profile_builtin(b[k].tuned, &t), GJ_OK);
+        assert_string_equal(gj_profile_name(t), b[k].tuned);
+        assert_string_equal(gj_profile_origin(t), "builtin");
+        assert_string_equal(gj_profile_device(m)->name, b[k].gpu);
+        assert_float_equal(gj_profile_hw(m)->bw_seq, b[k].bg, 0.01);
+        assert_true(gj_profile_fit_error(m) < 0); /* measured: no corrections */
+        assert_memory_equal(gj_profile_hw(t), gj_profile_hw(m), sizeof(gj_hw));
+        assert_string_equal(gj_profile_device(t)->name, gj_profile_device(m)->name);
+        assert_true(gj_profile_fit_error(t) > 0 && gj_profile_fit_error(t) < 0.2);
+        int fitted = 0;
+        for (int i = 0; i < GJ_IMPL_COUNT; i++) {
+            gj_fit f;
+            assert_int_equal(gj_profile_get_fit(t, (gj_impl)i, &f), GJ_OK);
+            fitted += f.set;
+        }
+        if (fitted < b[k].min_fitted)
+            fail_msg("%s: only %d of %d implementations corrected", b[k].tuned, fitted, GJ_IMPL_COUNT);
+        gj_profile_free(t);
+        gj_profile_free(m);
     }
-    if (fitted < GJ_IMPL_COUNT - 2) fail_msg("h200-tuned: only %d of %d implementations corrected", fitted, GJ_IMPL_COUNT);
-    gj_profile_free(t);
-    gj_profile_free(m);
 }
 
 /* The command as a user meets it: a store with a log, tune saves a new
