@@ -28,9 +28,9 @@
  * h100-measured: the second of two back-to-back full runs of
  * `gjadvise calibrate` on an NVIDIA H100 80GB HBM3 (kind nvidia-h100-x1,
  * 2026-11-27 07:59 UTC, GPU-9c713c1e-c94b-bba6-1464-e6ad056c300d;
- * bench/h100_call2.sh; bench/RESULTS.md, "Session 15": the two runs, and a
- * third on another H100, agree within 2% on every bandwidth and rate but
- * the histogram's and the own partition's, 5-18%), exported with
+ * bench/h100_call2.sh; bench/RESULTS.md, "The H100": the two runs, and a
+ * third on another H100, agree within 3.5% on every bandwidth and rate but
+ * the histogram's and two partition passes', 5-18%), exported with
  * `gjadvise profiles export` and written by bench/tuned_builtin.py.
  *
  * h100-tuned: h100-measured with the corrections `gjadvise tune` learned
