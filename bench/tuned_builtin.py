@@ -96,7 +96,7 @@ def main():
         d.pop("params", None)
         d.pop("device", None)
         d["notes"] = ("%s refitted by gjadvise tune on the default validate grid measured on an %s "
-                      "(bench/RESULTS.md, Validation); held-out median |err| %.1f%%"
+                      "(bench/RESULTS.md); held-out median |err| %.1f%%"
                       % (a.base, gpu, 100 * d["fit_error"]))
     src = open(a.source).read()
     begin, end = markers(a.name)

@@ -850,7 +850,7 @@ static const char h100_tuned[] =
     " \"version\": 1,\n"
     " \"origin\": \"builtin\",\n"
     " \"created\": \"2026-11-27T08:06:55Z\",\n"
-    " \"notes\": \"h100-measured refitted by gjadvise tune on the default validate grid measured on an NVIDIA H100 80GB HBM3 (bench/RESULTS.md, Validation); held-out median |err| 5.8%\",\n"
+    " \"notes\": \"h100-measured refitted by gjadvise tune on the default validate grid measured on an NVIDIA H100 80GB HBM3 (bench/RESULTS.md); held-out median |err| 5.8%\",\n"
     " \"fit_error\": 0.058059336792483984,\n"
     " \"fits\": {\n"
     "  \"PHJ-UR\": {\n"
@@ -1007,4 +1007,4 @@ const gj_builtin_entry gj_builtin_profiles[] = {
     {"h100-tuned", h100_tuned, "h100-measured"},
     {NULL, NULL, NULL} /* end marker; not counted */
 };
-const int gj_builtin_profiles_count = 4;
+const int gj_builtin_profiles_count = (int)(sizeof gj_builtin_profiles / sizeof gj_builtin_profiles[0]) - 1;
