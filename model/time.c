@@ -442,6 +442,16 @@ static int gftr_sort(gj_impl impl, double n, int pb, int vb, int b, int kbits, d
     return *t ? GROUP_MSD : GROUP_CUB;
 }
 
+/* S's packed pairs that leave the own partition split into their two
+ * columns (operators/join_api.cu transform_cols): all of them when it
+ * sorts S's pairs, none otherwise. They are output columns as they are:
+ * the dense write has nothing to unpack. */
+static int s_split_pairs(gj_impl impl, double S, int pb, int ps, int b, int kbits, double hot)
+{
+    int t = 0;
+    return gftr_sort(impl, S, pb, 8, b, kbits, hot, &t) == GROUP_OWN ? gftr_pairs(ps, pb) : 0;
+}
+
 /* One GFTR group's time (gftr_sort's choice): the MSD sort is the
  * partition on the top bits, then one more read and write of every row,
  * charged as a pass of the partition. Its launches and allocations are
@@ -528,8 +538,9 @@ static void ms_cub_sort(memsim *m, double n, int kb, int vb, int bits)
 {
     ms_tmp(m, cub_sort_scratch(n, kb, vb, bits));
 }
-/* the own partition's per-tile histograms (768 x 10 tiles: 1 KB each) */
-static double part_hist(double n) { return ceil(n / 7680) * 1024; }
+/* the own partition's per-tile histograms (768 x 10 tiles: 1 KB each, the
+ * tiles rounded up to 8) and its two tile counters */
+static double part_hist(double n) { return ceil(n / 7680 / 8) * 8 * 1024 + 8; }
 
 /* One GFTR group of n rows moved with the key (transform_cols): its column,
  * then the scratch of the sort gftr_sort chooses. */
@@ -657,9 +668,11 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
             if (!r_in_place) ms_free(&m, S * 4);
             ms_free(&m, r_keep);
             if (tr) ms_rest(&m, impl, S, kb, pb, ps, b, kbits, hot_s);
-            /* GFTR: packed pairs unpacked, single columns handed over;
-             * GFUR: the first 4-byte column over the row ids */
-            ms_alloc(&m, tr ? M * 8.0 * gftr_pairs(ps, pb) : M * pb * (ps - (ps > 0 && pb == 4)));
+            /* GFTR: packed pairs unpacked, split pairs and single
+             * columns handed over; GFUR: the first 4-byte column over the
+             * row ids */
+            ms_alloc(&m, tr ? M * 8.0 * (gftr_pairs(ps, pb) - s_split_pairs(impl, S, pb, ps, b, kbits, hot_s))
+                            : M * pb * (ps - (ps > 0 && pb == 4)));
         } else {
             ms_alloc(&m, M * (kb + ps * pb));
         }
@@ -675,7 +688,8 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
 /* ---- a join's host work: launches, allocations, read-backs ------------- */
 
 /* What one side's transform asks of the host (operators/join_api.cu
- * transform_side, transform_cols): GFTR's groups g0 to g1 - 1 (the first
+ * transform_side, transform_cols; s: the side is S, whose pairs the own
+ * partition leaves split, two columns each): GFTR's groups g0 to g1 - 1 (the first
  * in the transform phase, the rest in the materialize phase), or GFUR's
  * row ids (sorted by CUB from an iota, with g0 = 0), each by the own partition (b <= 16 bits:
  * a histogram, CUB's scan and a scatter a pass, its histograms, the
@@ -683,7 +697,7 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
  * back, the partition, the bounds, the sizes read back, two block sorts) or
  * CUB's radix sort (a packed copy first for a pair). */
 static void host_side(acc *a, gj_impl impl, double n, int pb, int p, int gftr, int b, int kbits, double hot,
-                      int g0, int g1)
+                      int g0, int g1, int s)
 {
     if (!gftr || !p) {
         if (g0 == 0) { /* keys, iota, ids; CUB: histogram, scan, a pass each 8 bits */
@@ -697,7 +711,7 @@ static void host_side(acc *a, gj_impl impl, double n, int pb, int p, int gftr, i
         const int pair = pb == 4 && vb == 8;
         int t = 0;
         const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, &t);
-        a->allocs += 1; /* the group's column(s) */
+        a->allocs += 1 + (s && pair && how == GROUP_OWN); /* the group's column(s) */
         if (how == GROUP_MSD) {
             a->allocs += 8;
             a->kernels += 4 + 2 * 4 + 5;
@@ -755,13 +769,13 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
                 a->kernels += 4;
                 a->syncs += 1;
             }
-            if (!r_in) host_side(a, impl, R, pb, pr, tr, b, kbits, smj ? hot_r : 1, 0, 1);
+            if (!r_in) host_side(a, impl, R, pb, pr, tr, b, kbits, smj ? hot_r : 1, 0, 1, 0);
             if (!smj && S >= R) { /* R's partitions' sizes checked for skew, read back */
                 a->allocs += 2;
                 a->kernels += 4;
                 a->syncs += 1;
             }
-            if (!s_in) host_side(a, impl, S, pb, ps, tr, b, kbits, smj ? hot_s : 1, 0, 1);
+            if (!s_in) host_side(a, impl, S, pb, ps, tr, b, kbits, smj ? hot_s : 1, 0, 1, 1);
         }
     } else if (phase == 1) {
         if (impl == GJ_IMPL_NPHJ) {
@@ -784,8 +798,8 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
     } else {
         const int s_transformed = impl != GJ_IMPL_NPHJ && !one_part && !s_in;
         if (tr && !one_part) { /* the remaining GFTR groups */
-            if (!r_in) host_side(a, impl, R, pb, pr, tr, b, kbits, hot_r, 1, GJ_MAX_PAYLOADS);
-            if (!s_in) host_side(a, impl, S, pb, ps, tr, b, kbits, hot_s, 1, GJ_MAX_PAYLOADS);
+            if (!r_in) host_side(a, impl, R, pb, pr, tr, b, kbits, hot_r, 1, GJ_MAX_PAYLOADS, 0);
+            if (!s_in) host_side(a, impl, S, pb, ps, tr, b, kbits, hot_s, 1, GJ_MAX_PAYLOADS, 1);
         }
         /* the output: the dense write's launches and new columns, or every
          * column and the compacting WRITE (and the table's WRITE when S
@@ -794,11 +808,13 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
             const int r_new = pr - (pr > 0 && pb == 4);
             int s_new = s_transformed ? 0 : 1 + ps; /* untransformed S: key and columns copied */
             if (s_transformed && tr)
-                s_new = 2 * gftr_pairs(ps, pb);
+                s_new = 2 * (gftr_pairs(ps, pb) - s_split_pairs(impl, S, pb, ps, b, kbits, hot_s));
             else if (s_transformed)
                 s_new = ps - (ps > 0 && pb == 4);
             a->allocs += r_new + s_new;
-            a->kernels += s_transformed ? 2 : 1;
+            /* R's launch, then S's unless it has nothing to write (split
+             * pairs, keys not hashed) */
+            a->kernels += s_transformed && (s_new || !tr) ? 2 : 1;
         } else {
             a->allocs += 1 + pr + ps;
             a->kernels += 1 + multi;
@@ -1007,10 +1023,12 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         if (dense) {
             /* R's columns through first[] (read once); S's transformed
              * columns are output columns, a packed pair unpacked (8 bytes
-             * read, 8 written), S's sorted keys the output keys; a PHJ
-             * without partitions copies S's key and columns */
+             * read, 8 written) unless the partition left it split, S's
+             * sorted keys the output keys; a PHJ without partitions copies
+             * S's key and columns */
             const int s_copied = (impl == GJ_IMPL_PHJ_TR && bits == 0) || (smj && w->s_sorted);
-            const double s_bytes = s_copied ? M * 2.0 * (kb + ps * pb) : M * 16.0 * gftr_pairs(ps, pb);
+            const int unpacked = gftr_pairs(ps, pb) - s_split_pairs(impl, S, pb, ps, smj ? kbits : bits, kbits, hot_s);
+            const double s_bytes = s_copied ? M * 2.0 * (kb + ps * pb) : M * 16.0 * unpacked;
             if (pr) seq(a, "R columns through first[]", M * (4.0 + 2.0 * pr * pb));
             if (s_bytes) seq(a, "S columns unpacked or copied", s_bytes);
         } else if (pr + ps) {

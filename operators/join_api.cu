@@ -219,27 +219,41 @@ bool use_partition(int b0, int b1)
     return b0 == 0 && b1 >= 1 && b1 <= PartPolicy::MAX_BITS;
 }
 
+/* The scatter's tile order: dynamic (a counter hands out the tiles, so
+ * they run in order however the blocks drift) or static (block b takes b,
+ * b + grid, ...). GJ_JOIN_PART_ORDER=dynamic|static (A/B runs). */
+bool part_tile_order()
+{
+    const char *e = getenv("GJ_JOIN_PART_ORDER");
+    return e && strcmp(e, "dynamic") == 0;
+}
+
 /* Stable partition of (key, value) on key bits [lo0, lo0 + bits), 1 <= bits
  * <= 16: ceil(bits / 8) LSD passes (join_partition.cuh) with the tile shape
  * C (THREADS, ITEMS, MINB, DYN). Values of the first pass: vin (PV_COPY),
  * va | vb << 32 (PV_PACK) or the row index (PV_IOTA). Two passes go through
  * a scratch pair of n rows: xk, xv when given (the caller's), else
- * allocated here. */
+ * allocated here. vhi: the last pass writes 8-byte values split, the low
+ * halves to vout as a column of n 4-byte values, the high halves to vhi
+ * (part_scatter_kernel); vout is then never a pass's source (two passes at
+ * most: the first writes the scratch). */
 template <typename C, typename K, typename V, int MODE, bool HASH>
 int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb,
-                  V *vout, u64 n, int bits, int lo0, K *xk, V *xv)
+                  V *vout, u64 n, int bits, int lo0, K *xk, V *xv, uint32_t *vhi)
 {
     enum { TILE = C::THREADS * C::ITEMS, HT = 384 };
     static_assert(TILE % (16 / sizeof(K)) == 0, "histogram vector loads need whole vectors per tile");
     const size_t dyn = C::DYN ? sizeof(PartSmem<K, V, C::THREADS, C::ITEMS>) : 0;
     int rc = GJ_OK, dev = 0, sms = 0, occ_h = 0, occ_s = 0, occ_c = 0;
     const int passes = (bits + 7) / 8;
+    static_assert(C::MAX_PASSES <= 2, "vhi: vout must not be read back");
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
     auto *ks1 = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::DYN>;
     auto *ks2 = part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::DYN>;
     K *tk = NULL, *tk_own = NULL;
     V *tv = NULL, *tv_own = NULL;
-    uint32_t *hist = NULL;
+    uint32_t *hist = NULL, *ctr = NULL;
+    const bool dyn_order = part_tile_order();
     int lo = lo0;
     if (n == 0) goto done;
     JCUDA(cudaGetDevice(&dev));
@@ -260,7 +274,10 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         tk = tk_own;
         tv = tv_own;
     }
-    JCUDA(mem_alloc(&j->mem, (void **)&hist, (size_t)256 * tiles * 4));
+    /* the histograms, then a tile counter a pass (part_tile_order) */
+    JCUDA(mem_alloc(&j->mem, (void **)&hist, ((size_t)256 * hist_stride(tiles) + 2) * 4));
+    ctr = dyn_order ? hist + (size_t)256 * hist_stride(tiles) : NULL;
+    if (ctr) JCUDA(cudaMemsetAsync(ctr, 0, 2 * 4, j->mem.s));
     for (int p = 0; p < passes; p++) {
         const int w = bits / passes + (p < bits % passes ? 1 : 0);
         const uint32_t mask = (1u << w) - 1;
@@ -268,7 +285,7 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         const V *vs = p == 0 ? vin : ((passes - p) % 2 ? tv : vout);
         K *kd = (passes - 1 - p) % 2 ? tk : kout;
         V *vd = (passes - 1 - p) % 2 ? tv : vout;
-        const u64 nh = (u64)(mask + 1) * tiles;
+        const u64 nh = (u64)(mask + 1) * hist_stride(tiles);
         const unsigned gh = (unsigned)(tiles < (uint32_t)(sms * occ_h) ? tiles : sms * occ_h);
         if (p == 0)
             part_hist_kernel<K, HT, HASH><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE);
@@ -278,10 +295,12 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         if ((rc = exclusive_sum(j, hist, hist, nh)) != GJ_OK) goto done;
         if (p == 0) {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_s) ? tiles : sms * occ_s);
-            ks1<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, va, vb, kd, vd, n, lo, mask, hist, tiles);
+            ks1<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, va, vb, kd, vd, p == passes - 1 ? vhi : NULL, n, lo,
+                                                   mask, hist, tiles, ctr ? ctr + p : NULL);
         } else {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_c) ? tiles : sms * occ_c);
-            ks2<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd, n, lo, mask, hist, tiles);
+            ks2<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd, p == passes - 1 ? vhi : NULL, n,
+                                                   lo, mask, hist, tiles, ctr ? ctr + p : NULL);
         }
         JLAUNCHED();
         lo += w;
@@ -295,13 +314,14 @@ done:
 
 template <int T, int I, int M, bool D>
 struct PartCfg {
-    enum { THREADS = T, ITEMS = I, MINB = M };
+    enum { THREADS = T, ITEMS = I, MINB = M, MAX_PASSES = (PartPolicy::MAX_BITS + 7) / 8 };
     static constexpr bool DYN = D;
 };
 
 template <typename K, typename V, int MODE, bool HASH = false>
 int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va,
-                    const uint32_t *vb, V *vout, u64 n, int bits, int lo0 = 0, K *xk = NULL, V *xv = NULL)
+                    const uint32_t *vb, V *vout, u64 n, int bits, int lo0 = 0, K *xk = NULL, V *xv = NULL,
+                    uint32_t *vhi = NULL)
 {
     typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false> P;
     /* 24 warps on a 7680-row tile staged in dynamic shared memory (80
@@ -322,8 +342,8 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
     const char *e = getenv("GJ_JOIN_PART_SHAPE");
     if (!(e && strcmp(e, "384x15") == 0))
         return partition_run<PartCfg<768, 10, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits,
-                                                                          lo0, xk, xv);
-    return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits, lo0, xk, xv);
+                                                                          lo0, xk, xv, vhi);
+    return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits, lo0, xk, xv, vhi);
 }
 
 /* MSD sort, for SMJ's keys of more than 16 bits with 8-byte values (a
@@ -515,6 +535,27 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
                           x->payload[c + 1].width == 4;
         const uint32_t *va = (const uint32_t *)x->payload[c].data, *vb = NULL;
         bool sorted = false;
+        if (pair && x == j->s && use_partition(b0, b1)) {
+            /* S's pair leaves the partition as its two columns (split):
+             * when every S row matches once they are the output's
+             * columns as they are (write_dense), so nothing unpacks them */
+            void *pb = NULL;
+            vb = (const uint32_t *)x->payload[c + 1].data;
+            JCUDA(mem_alloc(&j->mem, &pt, n * 4));
+            JCUDA(mem_alloc(&j->mem, &pb, n * 4));
+            out->pay[c] = pt;
+            out->pay[c + 1] = pb;
+            out->stride[c] = out->stride[c + 1] = 1;
+            out->next_col = c + 2;
+            rc = j->hash_keys ? partition_pairs<K, u64, PV_PACK, true>(j, (const K *)x->key.data, (K *)out->key,
+                                                                       NULL, va, vb, (u64 *)pt, n, b1, 0, NULL,
+                                                                       NULL, (uint32_t *)pb)
+                              : partition_pairs<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key, NULL,
+                                                                 va, vb, (u64 *)pt, n, b1, 0, NULL, NULL,
+                                                                 (uint32_t *)pb);
+            if (rc != GJ_OK) goto done;
+            continue;
+        }
         if (pair) {
             vb = (const uint32_t *)x->payload[c + 1].data;
             JCUDA(mem_alloc(&j->mem, &pt, n * 8));
@@ -1403,11 +1444,13 @@ int check_table(const gj_dtable *t, const char *name, gj_ctx *ctx)
     return GJ_OK;
 }
 
-/* the custom partition in each value mode; HASH: keys hashed as read */
+/* the custom partition in each value mode; HASH: keys hashed as read;
+ * split: 8-byte values as two 4-byte halves (GJ_PART_SPLIT) */
 template <typename K, bool HASH>
 int part_custom(Job *j, const K *kin, K *kout, int mode, const void *va, const void *vb, void *vout,
-                u64 n, int bits)
+                u64 n, int bits, bool split)
 {
+    uint32_t *vhi = split ? (uint32_t *)vout + n : NULL;
     if (mode == GJ_PART_IOTA)
         return partition_pairs<K, uint32_t, PV_IOTA, HASH>(j, kin, kout, NULL, NULL, NULL, (uint32_t *)vout,
                                                            n, bits);
@@ -1416,23 +1459,23 @@ int part_custom(Job *j, const K *kin, K *kout, int mode, const void *va, const v
                                                            (uint32_t *)vout, n, bits);
     if (mode == GJ_PART_COPY8)
         return partition_pairs<K, u64, PV_COPY, HASH>(j, kin, kout, (const u64 *)va, NULL, NULL, (u64 *)vout,
-                                                      n, bits);
+                                                      n, bits, 0, NULL, NULL, vhi);
     return partition_pairs<K, u64, PV_PACK, HASH>(j, kin, kout, NULL, (const uint32_t *)va,
-                                                  (const uint32_t *)vb, (u64 *)vout, n, bits);
+                                                  (const uint32_t *)vb, (u64 *)vout, n, bits, 0, NULL, NULL, vhi);
 }
 
 /* gj_join_partition's body: the custom partition, or CUB's sort (values
  * built first, as the joins did before the custom partition; hashed keys
  * too, when asked) */
 template <typename K>
-int part_hook(Job *j, const K *kin, K *kout, int mode, bool hash, const void *va, const void *vb, void *vout,
-              u64 n, int bits, int use_cub)
+int part_hook(Job *j, const K *kin, K *kout, int mode, bool hash, bool split, const void *va, const void *vb,
+              void *vout, u64 n, int bits, int use_cub)
 {
     int rc = GJ_OK;
     void *tv = NULL, *hk = NULL;
     if (!use_cub) {
-        rc = hash ? part_custom<K, true>(j, kin, kout, mode, va, vb, vout, n, bits)
-                  : part_custom<K, false>(j, kin, kout, mode, va, vb, vout, n, bits);
+        rc = hash ? part_custom<K, true>(j, kin, kout, mode, va, vb, vout, n, bits, split)
+                  : part_custom<K, false>(j, kin, kout, mode, va, vb, vout, n, bits, split);
         goto done;
     }
     if (hash) {
@@ -1472,19 +1515,22 @@ extern "C" int gj_join_partition(int key_width, const void *kin, void *kout, int
     memset(j, 0, sizeof *j);
     j->ctx = ctx;
     j->mem.s = (cudaStream_t)stream;
-    const bool hash = mode & GJ_PART_HASH;
-    mode &= ~GJ_PART_HASH;
+    const bool hash = mode & GJ_PART_HASH, split = mode & GJ_PART_SPLIT;
+    mode &= ~(GJ_PART_HASH | GJ_PART_SPLIT);
     if ((key_width != 4 && key_width != 8) || mode < GJ_PART_IOTA || mode > GJ_PART_PACK ||
-        bits < 1 || bits > PartPolicy::MAX_BITS || n >= (1ULL << 32)) {
-        rc = gj_seterr(ctx, GJ_ERR_INVALID, "gj_join_partition: key_width=%d mode=%d bits=%d",
-                       key_width, mode, bits);
+        bits < 1 || bits > PartPolicy::MAX_BITS || n >= (1ULL << 32) ||
+        (split && (use_cub || (mode != GJ_PART_COPY8 && mode != GJ_PART_PACK)))) {
+        rc = gj_seterr(ctx, GJ_ERR_INVALID,
+                       "gj_join_partition: key_width=%d mode=%d bits=%d split=%d use_cub=%d (split: COPY8 or "
+                       "PACK, own partition only)",
+                       key_width, mode, bits, (int)split, use_cub);
         goto done;
     }
     if (n == 0) goto done;
     GJ_CUDA(gj_pool_retain()); /* as every join run: calibrate times this call */
-    rc = key_width == 4 ? part_hook<uint32_t>(j, (const uint32_t *)kin, (uint32_t *)kout, mode, hash, va,
+    rc = key_width == 4 ? part_hook<uint32_t>(j, (const uint32_t *)kin, (uint32_t *)kout, mode, hash, split, va,
                                               vb, vout, n, bits, use_cub)
-                        : part_hook<u64>(j, (const u64 *)kin, (u64 *)kout, mode, hash, va, vb, vout, n,
+                        : part_hook<u64>(j, (const u64 *)kin, (u64 *)kout, mode, hash, split, va, vb, vout, n,
                                          bits, use_cub);
     mem_release(&j->mem);
     GJ_CUDA(cudaStreamSynchronize(j->mem.s));

@@ -2,7 +2,8 @@
  * transform (and any sort of at most 16 bits): LSD passes of at most 8 bits,
  * each pass
  *   1. part_hist_kernel: each tile of TILE rows counts its digits -> hist,
- *      bin-major (hist[bin * tiles + tile]), so that
+ *      bin-major (hist[bin * stride + tile], stride: tiles rounded up to
+ *      8), so that
  *   2. one exclusive scan (CUB) gives each (bin, tile) its output offset;
  *   3. part_scatter_kernel: the tile ranks its keys (CUB's
  *      BlockRadixRankMatchEarlyCounts on a warp-striped tile: stable), stages
@@ -39,68 +40,94 @@ struct PartDigit {
 };
 
 /* per-tile digit counts of keys[0, n) on bits [lo, lo + log2(mask + 1)),
- * tiles of `tile` rows (the scatter's TILE; a multiple of 16 / sizeof(K)):
- * the order within a tile does not matter here, so the keys are read as
- * 16-byte vectors when keys is 16-byte aligned; one shared histogram per
- * warp (plain shared atomics: __match_any_sync aggregation measured far
- * slower); persistent grid. HASH: the keys are hashed as they are read
- * (gjh::fmix; the first pass of a partition on hashed keys). */
+ * tiles of `tile` rows (the scatter's TILE; a multiple of 16 / sizeof(K)),
+ * bin-major with a row of `stride` (tiles rounded up to HIST_GROUP) per
+ * bin: hist[bin * stride + t]. A block counts HIST_GROUP consecutive tiles
+ * and writes each bin's counts of them as one 32-byte sector (zeros past
+ * the last tile), where a count a tile was a partial sector each (a
+ * tile-major layout measured 0.146 against 0.186 ms a pass on the H200,
+ * bench/join_part_notes.md). The order within a tile does not matter
+ * here, so the keys are read as 16-byte vectors when keys is 16-byte
+ * aligned; one shared histogram per warp (plain shared atomics:
+ * __match_any_sync aggregation measured far slower); persistent grid.
+ * HASH: the keys are hashed as they are read (gjh::fmix; the first pass of
+ * a partition on hashed keys). */
+enum { HIST_GROUP = 8 };
+__host__ __device__ inline uint32_t hist_stride(uint32_t tiles) { return (tiles + HIST_GROUP - 1) / HIST_GROUP * HIST_GROUP; }
+
 template <typename K, int THREADS, bool HASH = false>
 __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict__ keys, unsigned long long n,
                                                             int lo, uint32_t mask,
                                                             uint32_t *__restrict__ hist, uint32_t tiles,
                                                             uint32_t tile)
 {
-    enum { WARPS = THREADS / 32, VK = 16 / sizeof(K) };
+    enum { WARPS = THREADS / 32, VK = 16 / sizeof(K), G = HIST_GROUP };
+    static_assert(G == 8, "a bin's counts of a group are one 32-byte sector");
     __shared__ uint32_t h[WARPS][256];
+    __shared__ __align__(16) uint32_t c[256][G];
     const int warp = threadIdx.x >> 5;
     const bool vec = ((unsigned long long)(uintptr_t)keys & 15) == 0;
-    for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint32_t stride = hist_stride(tiles);
+    for (uint32_t g = blockIdx.x; g * G < tiles; g += gridDim.x)
+    for (uint32_t t = g * G; t < g * G + G; t++) {
         for (int i = threadIdx.x; i < WARPS * 256; i += THREADS) (&h[0][0])[i] = 0;
         __syncthreads();
-        const unsigned long long b = (unsigned long long)t * tile;
-        const unsigned long long e = n - b < tile ? n : b + tile;
-        unsigned long long x = b + threadIdx.x;
-        if (vec) {
-            const uint4 *kv = (const uint4 *)(keys + b);
-            const uint32_t nv = (uint32_t)((e - b) / VK);
+        if (t < tiles) { /* else a group's padding: zero counts */
+            const unsigned long long b = (unsigned long long)t * tile;
+            const unsigned long long e = n - b < tile ? n : b + tile;
+            unsigned long long x = b + threadIdx.x;
+            if (vec) {
+                const uint4 *kv = (const uint4 *)(keys + b);
+                const uint32_t nv = (uint32_t)((e - b) / VK);
 #pragma unroll 4
-            for (uint32_t i = threadIdx.x; i < nv; i += THREADS) {
-                union {
-                    uint4 v;
-                    K k[VK];
-                } u;
-                u.v = kv[i];
+                for (uint32_t i = threadIdx.x; i < nv; i += THREADS) {
+                    union {
+                        uint4 v;
+                        K k[VK];
+                    } u;
+                    u.v = kv[i];
 #pragma unroll
-                for (int j = 0; j < VK; j++) {
-                    const K k = HASH ? gjh::hash_key(u.k[j]) : u.k[j];
-                    atomicAdd(&h[warp][(uint32_t)(k >> lo) & mask], 1u);
+                    for (int j = 0; j < VK; j++) {
+                        const K k = HASH ? gjh::hash_key(u.k[j]) : u.k[j];
+                        atomicAdd(&h[warp][(uint32_t)(k >> lo) & mask], 1u);
+                    }
                 }
+                x = b + (unsigned long long)nv * VK + threadIdx.x;
             }
-            x = b + (unsigned long long)nv * VK + threadIdx.x;
-        }
-        for (; x < e; x += THREADS) {
-            const K k = HASH ? gjh::hash_key(keys[x]) : keys[x];
-            atomicAdd(&h[warp][(uint32_t)(k >> lo) & mask], 1u);
+            for (; x < e; x += THREADS) {
+                const K k = HASH ? gjh::hash_key(keys[x]) : keys[x];
+                atomicAdd(&h[warp][(uint32_t)(k >> lo) & mask], 1u);
+            }
         }
         __syncthreads();
         for (uint32_t i = threadIdx.x; i <= mask; i += THREADS) {
-            uint32_t c = 0;
+            uint32_t sum = 0;
 #pragma unroll
-            for (int w = 0; w < WARPS; w++) c += h[w][i];
-            hist[(unsigned long long)i * tiles + t] = c;
+            for (int w = 0; w < WARPS; w++) sum += h[w][i];
+            c[i][t % G] = sum;
+            if (t % G == G - 1) { /* the group's last tile: its counts leave, a sector a bin */
+                uint4 *d = (uint4 *)(hist + (unsigned long long)i * stride + (t - (G - 1)));
+                d[0] = *(const uint4 *)&c[i][0];
+                d[1] = *(const uint4 *)&c[i][4];
+            }
         }
         __syncthreads();
     }
 }
 
 /* scatter one pass: offs = exclusive scan of part_hist_kernel's counts
- * (bin-major: offs[bin * tiles + t]); HASH: kin is hashed as it is read, and
- * kout receives the hashed keys. Persistent: a block walks tiles t,
- * t + gridDim.x, ...; the next tile's keys are loaded into the key registers
+ * (bin-major: offs[bin * hist_stride(tiles) + t]); HASH: kin is hashed as
+ * it is read, and kout receives the hashed keys. Persistent: a block starts
+ * at tile blockIdx.x and walks t + gridDim.x, ..., or with tile_ctr (a
+ * zeroed counter) takes gridDim.x + the counter's next value, so that the
+ * tiles leave in the order they began and the neighbours' partial sectors
+ * of a bin meet in L2; the next tile's keys are loaded into the key registers
  * (free once this tile's keys are staged) before this tile's stores, so that
  * those loads overlap the stores. DYN: the staging buffer is dynamic shared
- * memory (tiles over 48 KB of values; the launch passes sizeof(PartSmem)). */
+ * memory (tiles over 48 KB of values; the launch passes sizeof(PartSmem)).
+ * vhi (8-byte values only; NULL otherwise): the values leave split, their
+ * low 4 bytes to vout read as a 4-byte column, their high 4 bytes to vhi:
+ * a packed pair comes out as its two columns again. */
 template <typename K, typename V, int THREADS, int ITEMS>
 union PartSmem {
     typename cub::BlockRadixRankMatchEarlyCounts<THREADS, 8, false>::TempStorage rank;
@@ -111,8 +138,9 @@ union PartSmem {
 template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false, bool DYN = false>
 __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ va,
-    const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, unsigned long long n, int lo,
-    uint32_t mask, const uint32_t *__restrict__ offs, uint32_t tiles)
+    const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, uint32_t *__restrict__ vhi,
+    unsigned long long n, int lo, uint32_t mask, const uint32_t *__restrict__ offs, uint32_t tiles,
+    uint32_t *__restrict__ tile_ctr)
 {
     enum { TILE = THREADS * ITEMS };
     /* CUB onesweep's ranker: per-warp counts first, then warp matches; no
@@ -131,7 +159,9 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     }
     Smem &u = *up;
     __shared__ uint32_t off[256];
+    __shared__ uint32_t next_tile;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const uint32_t stride = hist_stride(tiles);
     const PartDigit<K> dig = {lo, mask};
     const unsigned long long wbase = warp * (ITEMS * 32) + lane;
     K keys[ITEMS];
@@ -142,13 +172,14 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
             keys[i] = x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0; /* padding ranks last */
         }
     }
-    for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    for (uint32_t t = blockIdx.x, nt; t < tiles; t = nt) {
         const unsigned long long tbase = (unsigned long long)t * TILE;
         const unsigned long long base = tbase + wbase;
         V vals[ITEMS];
         int ranks[ITEMS];
         /* this tile's output offset of bin tid, fetched before the ranking */
-        const uint32_t goff = tid <= (int)mask ? offs[(unsigned long long)tid * tiles + t] : 0;
+        const uint32_t goff = tid <= (int)mask ? offs[(unsigned long long)tid * stride + t] : 0;
+        if (tid == 0) next_tile = tile_ctr ? gridDim.x + atomicAdd(tile_ctr, 1u) : t + gridDim.x;
         int prefix[1];
         Rank(u.rank).RankKeys(keys, ranks, dig, prefix);
         /* values loaded after the ranking (fewer live registers); they
@@ -162,10 +193,11 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         }
         if (tid <= (int)mask) off[tid] = goff - (uint32_t)prefix[0];
         __syncthreads(); /* ranking storage -> staging */
+        nt = next_tile;
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) u.k[ranks[i]] = keys[i];
-        if (t + gridDim.x < tiles) { /* the next tile's keys */
-            const unsigned long long nb = (unsigned long long)(t + gridDim.x) * TILE + wbase;
+        if (nt < tiles) { /* the next tile's keys */
+            const unsigned long long nb = (unsigned long long)nt * TILE + wbase;
 #pragma unroll
             for (int i = 0; i < ITEMS; i++) {
                 const unsigned long long x = nb + i * 32;
@@ -192,7 +224,16 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) {
             const uint32_t p = tid + i * THREADS;
-            if (p < valid) vout[dst[i]] = u.v[p];
+            if (p >= valid) continue;
+            if constexpr (sizeof(V) == 8) {
+                if (vhi) { /* split: the low halves to vout as 4-byte values, the high to vhi */
+                    const V v = u.v[p];
+                    ((uint32_t *)vout)[dst[i]] = (uint32_t)v;
+                    vhi[dst[i]] = (uint32_t)(v >> 32);
+                    continue;
+                }
+            }
+            vout[dst[i]] = u.v[p];
         }
         __syncthreads();
     }

@@ -661,9 +661,13 @@ static void test_gpu_small_build_few_matches(void **state)
  * one_part), values per mode; GPU result against a CPU stable partition,
  * then CUB's sort (use_cub) against the same. shift: the input columns
  * start one row into their allocations (not 16-byte aligned: the
- * histogram's scalar loads). */
+ * histogram's scalar loads). mode may carry GJ_PART_SPLIT (COPY8, PACK):
+ * the values are then expected as their low halves, then their high
+ * halves, and CUB's sort (which has no split) is not run. */
 static void part_case_at(int kw, int mode, uint64_t n, int bits, int one_part, int shift)
 {
+    const int split = mode & GJ_PART_SPLIT;
+    mode &= ~GJ_PART_SPLIT;
     const int vw = mode == GJ_PART_IOTA || mode == GJ_PART_COPY4 ? 4 : 8;
     const int aw = mode == GJ_PART_COPY8 ? 8 : 4;
     const uint64_t lowmask = (1ULL << bits) - 1;
@@ -694,8 +698,14 @@ static void part_case_at(int kw, int mode, uint64_t n, int bits, int one_part, i
         else if (mode == GJ_PART_COPY4) v = ((uint32_t *)a)[i];
         else if (mode == GJ_PART_COPY8) v = ((uint64_t *)a)[i];
         else v = (uint64_t)((uint32_t *)a)[i] | ((uint64_t)((uint32_t *)b)[i] << 32);
-        if (vw == 4) ((uint32_t *)ev)[o] = (uint32_t)v;
-        else ((uint64_t *)ev)[o] = v;
+        if (vw == 4) {
+            ((uint32_t *)ev)[o] = (uint32_t)v;
+        } else if (split) {
+            ((uint32_t *)ev)[o] = (uint32_t)v;
+            ((uint32_t *)ev)[n + o] = (uint32_t)(v >> 32);
+        } else {
+            ((uint64_t *)ev)[o] = v;
+        }
     }
     assert_int_equal(cudaMalloc(&dk, (n + 1) * kw), cudaSuccess);
     assert_int_equal(cudaMalloc(&da, (n + 1) * aw), cudaSuccess);
@@ -707,19 +717,19 @@ static void part_case_at(int kw, int mode, uint64_t n, int bits, int one_part, i
     assert_int_equal(cudaMemcpy(ik, k, n * kw, cudaMemcpyHostToDevice), cudaSuccess);
     assert_int_equal(cudaMemcpy(ia, a, n * aw, cudaMemcpyHostToDevice), cudaSuccess);
     assert_int_equal(cudaMemcpy(ib, b, n * 4, cudaMemcpyHostToDevice), cudaSuccess);
-    for (int use_cub = 0; use_cub < 2; use_cub++) {
+    for (int use_cub = 0; use_cub < (split ? 1 : 2); use_cub++) {
         /* poison: every output row must be written */
         assert_int_equal(cudaMemset(dko, 0xa5, n * kw), cudaSuccess);
         assert_int_equal(cudaMemset(dvo, 0xa5, n * vw), cudaSuccess);
-        int rc = gj_join_partition(kw, ik, dko, mode, ia, ib, dvo, n, bits, use_cub, NULL, ctx);
+        int rc = gj_join_partition(kw, ik, dko, mode | split, ia, ib, dvo, n, bits, use_cub, NULL, ctx);
         if (rc != GJ_OK) fprintf(stderr, "gj_join_partition: %s\n", gj_ctx_errmsg(ctx));
         assert_int_equal(rc, GJ_OK);
         assert_int_equal(cudaMemcpy(gk, dko, n * kw, cudaMemcpyDeviceToHost), cudaSuccess);
         assert_int_equal(cudaMemcpy(gv, dvo, n * vw, cudaMemcpyDeviceToHost), cudaSuccess);
         int ok = memcmp(gk, ek, n * kw) == 0 && memcmp(gv, ev, n * vw) == 0;
         if (!ok)
-            fprintf(stderr, "partition %s kw=%d mode=%d n=%llu bits=%d one_part=%d shift=%d: wrong\n",
-                    use_cub ? "CUB" : "custom", kw, mode, (unsigned long long)n, bits, one_part, shift);
+            fprintf(stderr, "partition %s kw=%d mode=%d split=%d n=%llu bits=%d one_part=%d shift=%d: wrong\n",
+                    use_cub ? "CUB" : "custom", kw, mode, split != 0, (unsigned long long)n, bits, one_part, shift);
         assert_true(ok);
     }
     cudaFree(dk);
@@ -767,12 +777,27 @@ static void test_gpu_partition(void **state)
     part_case(8, GJ_PART_COPY8, 3000017, 16, 0);
     for (int mode = GJ_PART_IOTA; mode <= GJ_PART_PACK; mode++) part_case_at(4, mode, 1500001, 12, 0, 1);
     part_case_at(8, GJ_PART_COPY4, 1500001, 7, 0, 1);
+    /* split values (PHJ's S pairs): one pass and two, several tiles a block */
+    static const int split_bits[] = {1, 8, 9, 16};
+    for (size_t bi = 0; bi < sizeof split_bits / sizeof *split_bits; bi++) {
+        part_case(4, GJ_PART_PACK | GJ_PART_SPLIT, 70001, split_bits[bi], 0);
+        part_case(8, GJ_PART_COPY8 | GJ_PART_SPLIT, 4097, split_bits[bi], 0);
+        part_case(8, GJ_PART_PACK | GJ_PART_SPLIT, 3 * 4096 + 17, split_bits[bi], 1);
+    }
+    part_case(4, GJ_PART_PACK | GJ_PART_SPLIT, 5000003, 16, 0);
+    part_case_at(4, GJ_PART_PACK | GJ_PART_SPLIT, 1500001, 12, 0, 1);
     /* bad arguments */
     assert_int_equal(gj_join_partition(4, NULL, NULL, 0, NULL, NULL, NULL, 5, 17, 0, NULL, NULL),
                      GJ_ERR_INVALID);
     assert_int_equal(gj_join_partition(2, NULL, NULL, 0, NULL, NULL, NULL, 5, 8, 0, NULL, NULL),
                      GJ_ERR_INVALID);
     assert_int_equal(gj_join_partition(4, NULL, NULL, 0, NULL, NULL, NULL, 0, 8, 0, NULL, NULL), GJ_OK);
+    assert_int_equal(gj_join_partition(4, NULL, NULL, GJ_PART_COPY4 | GJ_PART_SPLIT, NULL, NULL, NULL, 5, 8, 0,
+                                       NULL, NULL),
+                     GJ_ERR_INVALID);
+    assert_int_equal(gj_join_partition(4, NULL, NULL, GJ_PART_PACK | GJ_PART_SPLIT, NULL, NULL, NULL, 5, 8, 1,
+                                       NULL, NULL),
+                     GJ_ERR_INVALID);
 }
 
 int main(void)
