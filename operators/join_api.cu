@@ -220,12 +220,18 @@ bool use_partition(int b0, int b1)
 }
 
 /* The scatter's tile order: dynamic (a counter hands out the tiles, so
- * they run in order however the blocks drift) or static (block b takes b,
- * b + grid, ...). GJ_JOIN_PART_ORDER=dynamic|static (A/B runs). */
+ * they run in the order they began however the blocks drift, and the two
+ * tiles that share a bin's boundary sector write it close in time) or
+ * static (block b takes b, b + grid, ...). H100, 2026-11-27 (session 16,
+ * bench/RESULTS.md), join_bench, two rounds, static -> dynamic: W1 PHJ-TR
+ * 10.48-10.57 -> 9.51-9.53 ms (transform 8.53 -> 7.55), W2 11.33-11.38 ->
+ * 10.26-10.43, W4 10.13-10.16 -> 9.18-9.21, SMJ-TR W1 14.31-14.38 ->
+ * 13.80-13.81; W1's R side alone (join_part_bench, pack) 3.97 -> 3.68 ms.
+ * GJ_JOIN_PART_ORDER=static (A/B runs) selects the static order. */
 bool part_tile_order()
 {
     const char *e = getenv("GJ_JOIN_PART_ORDER");
-    return e && strcmp(e, "dynamic") == 0;
+    return !(e && strcmp(e, "static") == 0);
 }
 
 /* Stable partition of (key, value) on key bits [lo0, lo0 + bits), 1 <= bits
@@ -277,7 +283,6 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     /* the histograms, then a tile counter a pass (part_tile_order) */
     JCUDA(mem_alloc(&j->mem, (void **)&hist, ((size_t)256 * hist_stride(tiles) + 2) * 4));
     ctr = dyn_order ? hist + (size_t)256 * hist_stride(tiles) : NULL;
-    if (ctr) JCUDA(cudaMemsetAsync(ctr, 0, 2 * 4, j->mem.s));
     for (int p = 0; p < passes; p++) {
         const int w = bits / passes + (p < bits % passes ? 1 : 0);
         const uint32_t mask = (1u << w) - 1;
@@ -288,9 +293,10 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         const u64 nh = (u64)(mask + 1) * hist_stride(tiles);
         const unsigned gh = (unsigned)(tiles < (uint32_t)(sms * occ_h) ? tiles : sms * occ_h);
         if (p == 0)
-            part_hist_kernel<K, HT, HASH><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE);
+            part_hist_kernel<K, HT, HASH><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE,
+                                                                  ctr ? ctr + p : NULL);
         else
-            part_hist_kernel<K, HT><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE);
+            part_hist_kernel<K, HT><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE, ctr ? ctr + p : NULL);
         JLAUNCHED();
         if ((rc = exclusive_sum(j, hist, hist, nh)) != GJ_OK) goto done;
         if (p == 0) {

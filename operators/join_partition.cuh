@@ -51,7 +51,8 @@ struct PartDigit {
  * aligned; one shared histogram per warp (plain shared atomics:
  * __match_any_sync aggregation measured far slower); persistent grid.
  * HASH: the keys are hashed as they are read (gjh::fmix; the first pass of
- * a partition on hashed keys). */
+ * a partition on hashed keys). ctr (NULL: none): the scatter's tile counter
+ * of this pass, zeroed here (part_scatter_kernel). */
 enum { HIST_GROUP = 8 };
 __host__ __device__ inline uint32_t hist_stride(uint32_t tiles) { return (tiles + HIST_GROUP - 1) / HIST_GROUP * HIST_GROUP; }
 
@@ -59,7 +60,7 @@ template <typename K, int THREADS, bool HASH = false>
 __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict__ keys, unsigned long long n,
                                                             int lo, uint32_t mask,
                                                             uint32_t *__restrict__ hist, uint32_t tiles,
-                                                            uint32_t tile)
+                                                            uint32_t tile, uint32_t *__restrict__ ctr)
 {
     enum { WARPS = THREADS / 32, VK = 16 / sizeof(K), G = HIST_GROUP };
     static_assert(G == 8, "a bin's counts of a group are one 32-byte sector");
@@ -68,6 +69,7 @@ __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict_
     const int warp = threadIdx.x >> 5;
     const bool vec = ((unsigned long long)(uintptr_t)keys & 15) == 0;
     const uint32_t stride = hist_stride(tiles);
+    if (ctr && blockIdx.x == 0 && threadIdx.x == 0) *ctr = 0;
     for (uint32_t g = blockIdx.x; g * G < tiles; g += gridDim.x)
     for (uint32_t t = g * G; t < g * G + G; t++) {
         for (int i = threadIdx.x; i < WARPS * 256; i += THREADS) (&h[0][0])[i] = 0;
@@ -179,7 +181,7 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         int ranks[ITEMS];
         /* this tile's output offset of bin tid, fetched before the ranking */
         const uint32_t goff = tid <= (int)mask ? offs[(unsigned long long)tid * stride + t] : 0;
-        if (tid == 0) next_tile = tile_ctr ? gridDim.x + atomicAdd(tile_ctr, 1u) : t + gridDim.x;
+        if (tile_ctr && tid == 0) next_tile = gridDim.x + atomicAdd(tile_ctr, 1u);
         int prefix[1];
         Rank(u.rank).RankKeys(keys, ranks, dig, prefix);
         /* values loaded after the ranking (fewer live registers); they
@@ -193,7 +195,7 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         }
         if (tid <= (int)mask) off[tid] = goff - (uint32_t)prefix[0];
         __syncthreads(); /* ranking storage -> staging */
-        nt = next_tile;
+        nt = tile_ctr ? next_tile : t + gridDim.x;
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) u.k[ranks[i]] = keys[i];
         if (nt < tiles) { /* the next tile's keys */
@@ -221,19 +223,24 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) u.v[ranks[i]] = vals[i];
         __syncthreads();
+        /* two loops, not a branch an item: a branch inside cost PGB's
+         * 64-bin passes 5-20% (H100, ncu) */
+        if (sizeof(V) == 8 && vhi) { /* split: low halves to vout as 4-byte values, high to vhi */
 #pragma unroll
-        for (int i = 0; i < ITEMS; i++) {
-            const uint32_t p = tid + i * THREADS;
-            if (p >= valid) continue;
-            if constexpr (sizeof(V) == 8) {
-                if (vhi) { /* split: the low halves to vout as 4-byte values, the high to vhi */
-                    const V v = u.v[p];
+            for (int i = 0; i < ITEMS; i++) {
+                const uint32_t p = tid + i * THREADS;
+                if (p < valid) {
+                    const unsigned long long v = (unsigned long long)u.v[p];
                     ((uint32_t *)vout)[dst[i]] = (uint32_t)v;
                     vhi[dst[i]] = (uint32_t)(v >> 32);
-                    continue;
                 }
             }
-            vout[dst[i]] = u.v[p];
+        } else {
+#pragma unroll
+            for (int i = 0; i < ITEMS; i++) {
+                const uint32_t p = tid + i * THREADS;
+                if (p < valid) vout[dst[i]] = u.v[p];
+            }
         }
         __syncthreads();
     }
