@@ -442,6 +442,16 @@ static int gftr_sort(gj_impl impl, double n, int pb, int vb, int b, int kbits, d
     return *t ? GROUP_MSD : GROUP_CUB;
 }
 
+/* GFUR's dense write packs a side's 4-byte column pairs (one sequential
+ * pass, 16 bytes a row a pair) before it gathers them, one random sector
+ * a row a pair instead of two (operators/join_api.cu gfur_packs): a side
+ * gathered through row ids (transformed) of n rows, when the output's M
+ * rows are at least a quarter of n. The pairs it packs. */
+static int gfur_pairs(int dense, int transformed, double n, double M, int p, int pb)
+{
+    return dense && transformed && M * 4 >= n && p >= 2 ? gftr_pairs(p, pb) : 0;
+}
+
 /* S's packed pairs that leave the own partition split into their two
  * columns (operators/join_api.cu transform_cols): all of them when it
  * sorts S's pairs, none otherwise. They are output columns as they are:
@@ -663,11 +673,16 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
             ms_free(&m, R * kb);
             r_keep -= R * kb;
         }
+        /* GFUR: a side's pairs packed before its gathers, freed with it */
+        const double r_pack = tr || !r_owned ? 0 : R * 8.0 * gfur_pairs(1, 1, R, M, pr, pb);
+        const double s_pack = tr || !s_owned ? 0 : S * 8.0 * gfur_pairs(1, 1, S, M, ps, pb);
+        ms_alloc(&m, r_pack);
         ms_alloc(&m, M * pb * (pr - r_in_place));
         if (s_owned) { /* a side at a time */
             if (!r_in_place) ms_free(&m, S * 4);
-            ms_free(&m, r_keep);
+            ms_free(&m, r_keep + r_pack);
             if (tr) ms_rest(&m, impl, S, kb, pb, ps, b, kbits, hot_s);
+            ms_alloc(&m, s_pack);
             /* GFTR: packed pairs unpacked, split pairs and single
              * columns handed over; GFUR: the first 4-byte column over the
              * row ids */
@@ -811,10 +826,14 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
                 s_new = 2 * (gftr_pairs(ps, pb) - s_split_pairs(impl, S, pb, ps, b, kbits, hot_s));
             else if (s_transformed)
                 s_new = ps - (ps > 0 && pb == 4);
-            a->allocs += r_new + s_new;
+            /* GFUR: each side's pairs packed (an allocation and a launch) */
+            const int packs = !tr && pr && !one_part && !r_in && impl != GJ_IMPL_NPHJ &&
+                                  gfur_pairs(1, 1, R, S, pr, pb) > 0;
+            const int packs_s = !tr && s_transformed && gfur_pairs(1, 1, S, S, ps, pb) > 0;
+            a->allocs += r_new + s_new + packs + packs_s;
             /* R's launch, then S's unless it has nothing to write (split
              * pairs, keys not hashed) */
-            a->kernels += s_transformed && (s_new || !tr) ? 2 : 1;
+            a->kernels += (s_transformed && (s_new || !tr) ? 2 : 1) + packs + packs_s;
         } else {
             a->allocs += 1 + pr + ps;
             a->kernels += 1 + multi;
@@ -1050,14 +1069,30 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         const double u = fmax(1, 32 / (probe_order ? s_run_eff(w) : smj ? key_run(w) : 1));
         /* SMJ-UR with a side in key order (left as it is): its rows come in
          * the merge's order, its gathers clustered */
-        if (pr && smj && w->r_sorted) gather_clustered(a, "gathers of R columns (in key order)", M * pr, pb);
-        else if (pr) gather(a, "random gathers of R columns", M * pr, pb, R, u, w->zipf);
+        const int ids = impl != GJ_IMPL_NPHJ && !(impl == GJ_IMPL_PHJ_UR && bits == 0); /* sides with row ids */
+        if (pr && smj && w->r_sorted) {
+            gather_clustered(a, "gathers of R columns (in key order)", M * pr, pb);
+        } else if (pr) {
+            const int rp = gfur_pairs(dense, ids, R, M, pr, pb);
+            if (rp) {
+                seq(a, "pack R's payload pairs", R * 16.0 * rp);
+                gather(a, "random gathers of R column pairs", M * rp, 8, R, u, w->zipf);
+            }
+            if (pr > 2 * rp) gather(a, "random gathers of R columns", M * (pr - 2 * rp), pb, R, u, w->zipf);
+        }
         if (ps) {
-            if (impl == GJ_IMPL_NPHJ || (impl == GJ_IMPL_PHJ_UR && bits == 0) || (smj && w->s_sorted))
+            if (impl == GJ_IMPL_NPHJ || (impl == GJ_IMPL_PHJ_UR && bits == 0) || (smj && w->s_sorted)) {
                 gather_clustered(a, "gathers of S columns (in probe order)", M * ps, pb);
-            else /* PHJ-UR's partition keeps S's runs of a key together (S in key order) */
-                gather(a, "random gathers of S columns", M * ps, pb, S,
-                       impl == GJ_IMPL_PHJ_UR && w->s_sorted ? run_lines(s_run_eff(w), pb) : 32, 0);
+            } else { /* PHJ-UR's partition keeps S's runs of a key together (S in key order) */
+                const double us = impl == GJ_IMPL_PHJ_UR && w->s_sorted ? run_lines(s_run_eff(w), pb) : 32;
+                const int sp = gfur_pairs(dense, 1, S, M, ps, pb);
+                if (sp) {
+                    seq(a, "pack S's payload pairs", S * 16.0 * sp);
+                    gather(a, "random gathers of S column pairs", M * sp, 8, S,
+                           impl == GJ_IMPL_PHJ_UR && w->s_sorted ? run_lines(s_run_eff(w), 8) : 32, 0);
+                }
+                if (ps > 2 * sp) gather(a, "random gathers of S columns", M * (ps - 2 * sp), pb, S, us, 0);
+            }
         }
     }
     join_host_work(a, impl, w, bits, kbits, dense, sparse, hot_r, hot_s, 2);

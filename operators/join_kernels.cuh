@@ -524,6 +524,7 @@ struct DenseCols {
     int first_by_row; /* first[i], not first[sel[i]], is output row i's R row (the sparse probe's) */
     int n;
     unsigned char side[16]; /* 0: an R column, 1: an S column */
+    unsigned char pair[16]; /* columns c and c + 1 are the halves of one packed 8-byte value */
     const void *src[16];
     void *dst[16];
     int w[16], str[16];
@@ -557,7 +558,19 @@ __global__ __launch_bounds__(THREADS, MINB) void dense_write_kernel(DenseCols d,
             /* a select per row, not a pointer to rr or sr: that put both
              * arrays in local memory (a 64-byte stack frame) */
             const bool sc = d.side[c];
-            if (d.w[c] == 4) {
+            if (d.pair[c]) { /* both halves of a packed pair: one 8-byte load a row, one request */
+                const u64 *src = (const u64 *)d.src[c];
+                u64 v[V];
+#pragma unroll
+                for (int k = 0; k < V; k++) v[k] = at[k] < rows ? __ldg(src + (sc ? sr[k] : rr[k])) : 0;
+#pragma unroll
+                for (int k = 0; k < V; k++)
+                    if (at[k] < rows) {
+                        ((uint32_t *)d.dst[c])[at[k]] = (uint32_t)v[k];
+                        ((uint32_t *)d.dst[c + 1])[at[k]] = (uint32_t)(v[k] >> 32);
+                    }
+                c++;
+            } else if (d.w[c] == 4) {
                 const uint32_t *src = (const uint32_t *)d.src[c];
                 uint32_t v[V];
 #pragma unroll

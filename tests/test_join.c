@@ -103,12 +103,17 @@ static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_
     if (expect_rows != UINT64_MAX) assert_int_equal(ref.rows, expect_rows);
     /* every implementation, then PHJ-TR again with CUB's radix sort instead
      * of the custom partition (GJ_JOIN_PARTITION=cub; custom is the default),
-     * and SMJ-TR with its MSD sort on inputs of any size (GJ_JOIN_MSD=force:
-     * by default only from GJ_MSD_MIN_ROWS rows) */
-    static const char *const extra_env[2] = {"GJ_JOIN_PARTITION", "GJ_JOIN_MSD"};
-    static const char *const extra_val[2] = {"cub", "force"};
-    static const gj_impl extra_impl[2] = {GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_TR};
-    for (int i = 0; i < N_IMPLS + 2; i++) {
+     * SMJ-TR with its MSD sort on inputs of any size (GJ_JOIN_MSD=force:
+     * by default only from GJ_MSD_MIN_ROWS rows), and PHJ-TR and PHJ-UR
+     * with the select-and-gather compaction (GJ_JOIN_COMPACT=select: by
+     * default only from 2^24 S rows; its columns reuse one DenseCols a
+     * side at a time) */
+    enum { EXTRA = 4 };
+    static const char *const extra_env[EXTRA] = {"GJ_JOIN_PARTITION", "GJ_JOIN_MSD", "GJ_JOIN_COMPACT",
+                                                 "GJ_JOIN_COMPACT"};
+    static const char *const extra_val[EXTRA] = {"cub", "force", "select", "select"};
+    static const gj_impl extra_impl[EXTRA] = {GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_TR, GJ_IMPL_PHJ_TR, GJ_IMPL_PHJ_UR};
+    for (int i = 0; i < N_IMPLS + EXTRA; i++) {
         gj_join_out out, hout;
         gj_timing t;
         int eq = 0;

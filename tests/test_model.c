@@ -305,7 +305,9 @@ static void test_sorted_keys(void **state)
 /* The joins' peak device memory, replayed from the operators' allocations
  * (model/time.c join_peak), against what the operators measured on an H200
  * (bench/RESULTS.md, Joins, session 8: join_bench's peak, the operator's
- * own allocations with the output, inputs excluded), within 1%. The rows:
+ * own allocations with the output, inputs excluded), within 1%; W3's GFUR
+ * peaks on an H100 (session 16, join_bench: S's packed payload pair beside
+ * its output columns in the dense write, 3.237 GB before). The rows:
  * W1 .. W5 of issue 4; the columns: PHJ-UR, PHJ-TR, SMJ-UR, SMJ-TR, NPHJ. */
 static void test_join_peak_memory(void **state)
 {
@@ -313,7 +315,7 @@ static void test_join_peak_memory(void **state)
     static const double measured_gb[5][5] = {
         {3.774, 4.850, 3.774, 4.851, 2.685}, /* W1: 2^27 x 2^27, 2+2, match 1   */
         {3.774, 4.850, 3.774, 4.851, 2.685}, /* W2: match 0.25                 */
-        {3.237, 4.044, 3.237, 4.045, 2.685}, /* W3: 2^26 x 2^27                */
+        {3.759, 4.044, 3.761, 4.045, 2.685}, /* W3: 2^26 x 2^27 (GFUR: H100)   */
         {3.774, 4.850, 3.774, 5.929, 2.685}, /* W4: Zipf 1 (SMJ-TR: CUB's sort) */
         {2.954, 4.579, 2.954, 4.041, 2.953}, /* W5: 2^26 x 2^26, 8-byte        */
     };
@@ -414,7 +416,9 @@ static void test_groupby_peak_memory(void **state)
     gj_profile_free(p);
 }
 
-/* Materialization grows with the match ratio; GFUR faster than GFTR when
+/* Materialization grows with the match ratio (below 1: at 1 every S row
+ * matched once and GFUR's dense write gathers packed pairs, one random
+ * sector a row a pair: cheaper than at 0.9); GFUR faster than GFTR when
  * nothing matches, slower when everything does (Sec. 5.1.6). */
 static void test_join_match_ratio_trend(void **state)
 {
@@ -429,7 +433,7 @@ static void test_join_match_ratio_trend(void **state)
         w.match_ratio = mr;
         gj_model_estimate(GJ_IMPL_PHJ_UR, &w, hw, &ur, NULL);
         gj_model_estimate(GJ_IMPL_PHJ_TR, &w, hw, &tr, NULL);
-        assert_true(ur.phase[2].ms >= prev);
+        if (mr < 0.95) assert_true(ur.phase[2].ms >= prev);
         prev = ur.phase[2].ms;
         if (mr < 0.05) assert_true(ur.ms < tr.ms);
         if (mr > 0.5) assert_true(tr.ms < ur.ms);
