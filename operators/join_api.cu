@@ -1035,7 +1035,12 @@ int write_rows(Job *j, u64 total, const Side *rs, const Side *ss, const uint32_t
     int rc = GJ_OK;
     gj_join_out *o = j->out;
     DenseCols d;
-    const bool split = dense_split(j, ss);
+    /* one launch for both sides unless GJ_JOIN_DENSE=split: the output is
+     * allocated and nothing is freed in between, so a side at a time saves
+     * no memory, and one launch reads sel[] once. H100, 2026-11-27 (session
+     * 16, bench/s16_call9.sh), W2 PHJ-TR materialize 1.69-1.72 -> 1.64-1.67
+     * ms, three rounds */
+    const bool split = dense_mode() == DENSE_SPLIT;
     memset(&d, 0, sizeof d);
     d.sel = sel;
     d.first = first;
