@@ -558,19 +558,7 @@ __global__ __launch_bounds__(THREADS, MINB) void dense_write_kernel(DenseCols d,
             /* a select per row, not a pointer to rr or sr: that put both
              * arrays in local memory (a 64-byte stack frame) */
             const bool sc = d.side[c];
-            if (d.pair[c]) { /* both halves of a packed pair: one 8-byte load a row, one request */
-                const u64 *src = (const u64 *)d.src[c];
-                u64 v[V];
-#pragma unroll
-                for (int k = 0; k < V; k++) v[k] = at[k] < rows ? __ldg(src + (sc ? sr[k] : rr[k])) : 0;
-#pragma unroll
-                for (int k = 0; k < V; k++)
-                    if (at[k] < rows) {
-                        ((uint32_t *)d.dst[c])[at[k]] = (uint32_t)v[k];
-                        ((uint32_t *)d.dst[c + 1])[at[k]] = (uint32_t)(v[k] >> 32);
-                    }
-                c++;
-            } else if (d.w[c] == 4) {
+            if (d.w[c] == 4 && !d.pair[c]) {
                 const uint32_t *src = (const uint32_t *)d.src[c];
                 uint32_t v[V];
 #pragma unroll
@@ -579,14 +567,23 @@ __global__ __launch_bounds__(THREADS, MINB) void dense_write_kernel(DenseCols d,
 #pragma unroll
                 for (int k = 0; k < V; k++)
                     if (at[k] < rows) ((uint32_t *)d.dst[c])[at[k]] = v[k];
-            } else {
+            } else { /* an 8-byte column, or both halves of a packed pair: one request a row */
                 const u64 *src = (const u64 *)d.src[c];
+                const bool pair = d.pair[c];
                 u64 v[V];
 #pragma unroll
                 for (int k = 0; k < V; k++) v[k] = at[k] < rows ? __ldg(src + (sc ? sr[k] : rr[k])) : 0;
 #pragma unroll
-                for (int k = 0; k < V; k++)
-                    if (at[k] < rows) ((u64 *)d.dst[c])[at[k]] = v[k];
+                for (int k = 0; k < V; k++) {
+                    if (at[k] >= rows) continue;
+                    if (pair) {
+                        ((uint32_t *)d.dst[c])[at[k]] = (uint32_t)v[k];
+                        ((uint32_t *)d.dst[c + 1])[at[k]] = (uint32_t)(v[k] >> 32);
+                    } else {
+                        ((u64 *)d.dst[c])[at[k]] = v[k];
+                    }
+                }
+                c += pair;
             }
         }
     }
