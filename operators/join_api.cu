@@ -865,8 +865,9 @@ void launch_dense(const DenseCols &d, const K *ksrc, K *kdst, int unhash, u64 n,
  * the untransformed side, a 32-byte sector for a 4-byte value. Two
  * adjacent 4-byte columns packed into one 8-byte value first (one
  * sequential pass: 16 bytes a row) are then gathered with one sector
- * access a row instead of two (the second half is read from the cache
- * right after). Worth it where the pass costs less than the gathers it
+ * access a row instead of two (dense_add marks the pair: one 8-byte load).
+ * H100, W1 PHJ-UR materialize 16.38 -> 10.15 ms (bench/RESULTS.md, session
+ * 16). Worth it where the pass costs less than the gathers it
  * saves (a random access about 5x a packed row at B_G / B_R = 22): for R
  * when the output has at least a quarter of its rows, for S always (every
  * S row is an output row). The pairs are those of transform_cols. A side
