@@ -1353,7 +1353,8 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
      * in half an SM (two blocks of 512 threads) if g <= ts2 / 2, else ts1
      * in all of it (one block of 1024) if g <= ts1 / 2, else, for g <= ts1,
      * the keys' range first and one pass if they are dense (the model takes
-     * them to be), else 2^p passes of
+     * them to be; 8-byte keys up to a table of 4-byte key offsets, twice
+     * ts1's slots), else 2^p passes of
      * one block an SM for g <= 2^p ts1 / 2 (p <= 1), each reading the whole
      * input and taking its part of the keys, else Algorithm 1. Reads the
      * input once a pass; shared-memory probes and atomics (with R copies,
@@ -1367,14 +1368,19 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
     if (any_avg) accw[A] = 8;
     const double per_sm = hw->l1_bytes, reserve = 1024 + 128;
     const double ts2 = onepass_slots(per_sm / 2 - reserve, kb, accw, nacc, rcopies);
-    const double ts1 = onepass_slots(fmin(hw->smem_per_block, per_sm - reserve) - 128, kb, accw, nacc, rcopies);
+    const double big = fmin(hw->smem_per_block, per_sm - reserve) - 128;
+    const double ts1 = onepass_slots(big, kb, accw, nacc, rcopies);
+    /* 8-byte dense keys: a table of 4-byte key offsets, twice the slots */
+    const double ts1o = kb == 8 ? onepass_slots(big, 4, accw, nacc, rcopies) : 0;
     int onepass_bps = ts2 > 0 && g <= ts2 / 2 ? 2 : ts1 > 0 && g <= ts1 / 2 ? 1 : 0;
     /* up to a full table: the range of a sample of the keys first, and
      * dense keys (as the model takes them) fill every slot without
      * probing, in one pass */
     const int dense = !onepass_bps && ts1 > 0 && g <= ts1;
-    if (dense) onepass_bps = 1;
-    plan.range = dense;
+    const int offs = !onepass_bps && !dense && ts1o > ts1 && g <= ts1o;
+    const double tsu = offs ? ts1o : ts1; /* the table it takes */
+    if (dense || offs) onepass_bps = 1;
+    plan.range = dense || offs;
     /* up to 2^GJ_HGB_MAX_PBITS tables' worth of groups: a pass over the
      * input per table's worth */
     int pbits = 0;
@@ -1388,7 +1394,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         double blocks = hw->sm_count * onepass_bps;
         double gm = fmin(g, N); /* groups a block holds, at most, over its passes */
         begin(a, "group");
-        if (dense) a->kernels++; /* the range of a sample of the keys */
+        if (plan.range) a->kernels++; /* the range of a sample of the keys */
         seq(a, passes > 1 ? "read keys and payloads once a pass" : "read keys and payloads once", in * passes);
         /* Linear probing: a warp's probe loop runs until its longest lane
          * finds its key, one shared-memory access a step for every lane, at
@@ -1414,12 +1420,12 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * others go through a generic per-row loop, without slot copies */
         if (nacc > 2 || (P && pb != 4))
             term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * nacc / (atom_shared(hw, fmax(tgt, 1)) * GB), 0);
-        if (dense && ts1 >= GJ_HGB_PART_MERGE_TS) {
+        if (plan.range && tsu >= GJ_HGB_PART_MERGE_TS) {
             /* each block's slots to its row of partials (a flag byte and
              * the accumulators), one thread a slot combines the rows and
              * enters the group (operators/groupby_kernels.cuh
              * k_hgb_dense_merge): no contended atomics */
-            plan.part = blocks * ts1 * (1 + accb);
+            plan.part = blocks * tsu * (1 + accb);
             seq(a, "blocks' rows of partials, written and combined", 2 * plan.part);
             term(a, GJ_TERM_HASH, "enter the groups into the global table", g / (hw->ht_build_l2 * GB), 0);
             counter(a, "output slots of new groups from one counter", g);

@@ -318,7 +318,9 @@ done:
  * groups fit a block's shared table at load <= 1/2, or, up to a full
  * table, when the keys look dense (the range of a sample of them fits the
  * table: a key in it takes slot k - smallest, no probes; the others are
- * hashed and probe as usual). R copies of every
+ * hashed and probe as usual; 8-byte keys may take a table of 4-byte key
+ * offsets, twice the slots, when their range fits that: k_hgb_onepass's
+ * KS). R copies of every
  * aggregate slot for few groups (R x hint <= 1024, R <= 32). Two blocks of
  * 512 threads per SM while the table fits half the SM's shared memory, else
  * one block of 1024 with all of it; the table takes every slot that fits, so
@@ -327,14 +329,15 @@ done:
  * whose home falls in its part of a table that many times larger, each
  * merging into the same global table. Sets *ok = 0 (and frees the output)
  * when a block or the merged table overflowed: the caller runs Algorithm 1. */
-template <typename K, bool NARROW>
+template <typename K, bool NARROW, typename KS>
 int hgb_onepass_launch(Ctx &c, unsigned grid, int threads, size_t smem, const gj_dtable *in, GbSpec &s,
                        const OnePassArgs &a, const GTable<K> &gt, void *out_key)
 {
     int rc = GJ_OK;
     gj_ctx *ctx = c.ctx;
-    GJ_CUDA(cudaFuncSetAttribute(k_hgb_onepass<K, NARROW>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    k_hgb_onepass<K, NARROW><<<grid, threads, smem, c.st>>>((const K *)in->key.data, s, a, gt, (K *)out_key);
+    GJ_CUDA(cudaFuncSetAttribute(k_hgb_onepass<K, NARROW, KS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)smem));
+    k_hgb_onepass<K, NARROW, KS><<<grid, threads, smem, c.st>>>((const K *)in->key.data, s, a, gt, (K *)out_key);
     GJ_LAUNCHED();
 done:
     return rc;
@@ -357,24 +360,29 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
     {
         int rlog = 0;
         while (rlog < 5 && (hint << (rlog + 1)) <= 1024) rlog++;
-        auto bytes_for = [&](uint64_t ts) {
-            uint64_t b = ((ts + 1) * sizeof(K) + 15) & ~15ull;
+        auto bytes_for = [&](uint64_t ts, uint64_t kbytes) {
+            uint64_t b = ((ts + 1) * kbytes + 15) & ~15ull;
             for (int j = 0; j < s.n; j++) b += (((ts + 1) << rlog) * s.width[j] + 15) & ~15ull;
             return b;
         };
-        auto fit = [&](uint64_t budget) {
+        auto fit = [&](uint64_t budget, uint64_t kbytes) {
             uint64_t ts = 64;
-            if (bytes_for(ts) > budget) return (uint64_t)0;
-            while (bytes_for(2 * ts) <= budget && ts < (1u << 20)) ts *= 2;
+            if (bytes_for(ts, kbytes) > budget) return (uint64_t)0;
+            while (bytes_for(2 * ts, kbytes) <= budget && ts < (1u << 20)) ts *= 2;
             return ts;
         };
         const uint64_t reserve = 1024 + 128; /* per-block system + static shared */
         uint64_t big = (uint64_t)(optin < per_sm - (int)reserve ? optin : per_sm - (int)reserve) - 128;
-        uint64_t ts2 = fit((uint64_t)per_sm / 2 - reserve), ts1 = fit(big);
+        uint64_t ts2 = fit((uint64_t)per_sm / 2 - reserve, sizeof(K)), ts1 = fit(big, sizeof(K));
+        /* 8-byte keys: a table of 4-byte key offsets (k_hgb_onepass's KS)
+         * holds twice the slots, for dense keys */
+        uint64_t ts1o = 0;
+        if constexpr (sizeof(K) == 8) ts1o = fit(big, 4);
+        const uint64_t tsd = ts1o > ts1 ? ts1o : ts1;
         uint64_t ts;
-        int threads, blocks_per_sm, pbits = 0, dense = 0;
+        int threads, blocks_per_sm, pbits = 0, dense = 0, offs = 0;
         unsigned long long mm[2] = {~0ull, 0};
-        if (ts1 && hint > ts1 / 2 && hint <= ts1 && n) {
+        if (tsd && hint > ts1 / 2 && hint <= tsd && n) {
             /* more groups than a table holds at load 1/2, but perhaps dense
              * keys: the range of a sample of them (every stride-th key),
              * where a second pass would read every column again. Keys
@@ -387,17 +395,19 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
             GJ_LAUNCHED();
             GJ_CUDA(cudaMemcpyAsync(mm, dmm, sizeof mm, cudaMemcpyDeviceToHost, c.st));
             GJ_CUDA(cudaStreamSynchronize(c.st));
-            dense = mm[1] - mm[0] < ts1;
+            dense = mm[1] - mm[0] < ts1 && hint <= ts1;
+            if constexpr (sizeof(K) == 8) offs = !dense && mm[1] - mm[0] < ts1o;
         }
         if (ts2 && hint <= ts2 / 2) { ts = ts2; threads = 512; blocks_per_sm = 2; }
         else if (ts1 && hint <= ts1 / 2) { ts = ts1; threads = 1024; blocks_per_sm = 1; }
         else if (dense) { ts = ts1; threads = 1024; blocks_per_sm = 1; }
+        else if (offs) { ts = ts1o; threads = 1024; blocks_per_sm = 1; dense = 1; }
         else if (ts1 && hint <= (ts1 / 2) << HGB_MAX_PBITS) { /* a pass per part of the keys */
             ts = ts1; threads = 1024; blocks_per_sm = 1;
             while (hint > (ts1 / 2) << pbits) pbits++;
         }
         else goto done; /* not eligible: Algorithm 1 */
-        uint64_t smem = bytes_for(ts);
+        uint64_t smem = bytes_for(ts, offs ? 4 : sizeof(K));
         /* global table: up to Lg groups over all blocks */
         uint64_t Lg = 65536;
         if (Lg > n) Lg = n;
@@ -436,9 +446,18 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
             GJ_CUDA(gj_arena_alloc(&c.ar, (void **)&a.pflag, grid * ts));
             for (int j = 0; j < s.n; j++) GJ_CUDA(gj_arena_alloc(&c.ar, &a.part[j], grid * ts * s.width[j]));
         }
-        for (a.pass = 0; a.pass < (1u << pbits) && !rc; a.pass++)
-            rc = narrow ? hgb_onepass_launch<K, true>(c, (unsigned)grid, threads, smem, in, s, a, gt, out->key.data)
-                        : hgb_onepass_launch<K, false>(c, (unsigned)grid, threads, smem, in, s, a, gt, out->key.data);
+        for (a.pass = 0; a.pass < (1u << pbits) && !rc; a.pass++) {
+            if (offs) /* 8-byte keys only */
+                rc = narrow ? hgb_onepass_launch<K, true, uint32_t>(c, (unsigned)grid, threads, smem, in, s, a, gt,
+                                                                    out->key.data)
+                            : hgb_onepass_launch<K, false, uint32_t>(c, (unsigned)grid, threads, smem, in, s, a, gt,
+                                                                     out->key.data);
+            else
+                rc = narrow ? hgb_onepass_launch<K, true, K>(c, (unsigned)grid, threads, smem, in, s, a, gt,
+                                                             out->key.data)
+                            : hgb_onepass_launch<K, false, K>(c, (unsigned)grid, threads, smem, in, s, a, gt,
+                                                              out->key.data);
+        }
         if (rc) goto done;
         if (part_merge) {
             k_hgb_dense_merge<K><<<(unsigned)((ts + 31) / 32), 256, 0, c.st>>>(s, a, (unsigned)grid, gt,

@@ -591,10 +591,17 @@ __device__ __forceinline__ void agg4(const GbSpec &s, int j, int kd, unsigned ch
     }
 }
 
-template <typename K, bool NARROW>
+/* KS: the key as the block table stores it: K, or for dense 8-byte keys
+ * (a.dense) a 4-byte offset k - (a.base - 2^31), so that a table of twice
+ * the slots fits the SM; keys from 2^31 below the sample's smallest to
+ * 2^31 - 2 above it have one (a key that has none overflows the block, and
+ * the caller runs Algorithm 1). */
+template <typename K, bool NARROW, typename KS = K>
 __global__ void __launch_bounds__(PolicyOnePass::THREADS)
 k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
 {
+    static_assert(sizeof(KS) == sizeof(K) || sizeof(KS) == 4, "a table key: the key or a 4-byte offset");
+    constexpr bool OFF = sizeof(KS) != sizeof(K);
     constexpr int IT = PolicyOnePass::ITEMS;
     static_assert(IT == 4, "op_load loads 4 items");
     extern __shared__ __align__(16) unsigned char smem[];
@@ -602,11 +609,13 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
     __shared__ uint32_t count;
     __shared__ int bovf, sent_used;
     const K EMPTYK = (K)~(K)0;
+    const KS EMPTYS = (KS)~(KS)0;
+    const uint64_t kbias = a.base - (1ull << 31); /* OFF: a key's offset is k - kbias */
     const unsigned TS = a.ts, R = 1u << a.rlog, copy = threadIdx.x & (R - 1);
     const unsigned nslots = (TS + 1) * R; /* aggregate elements per accumulator */
-    K *tkey = (K *)smem;
+    KS *tkey = (KS *)smem;
     if (threadIdx.x == 0) {
-        unsigned off = ((TS + 1) * (unsigned)sizeof(K) + 15) & ~15u;
+        unsigned off = ((TS + 1) * (unsigned)sizeof(KS) + 15) & ~15u;
         for (int j = 0; j < s.n; j++) {
             soff[j] = off;
             off += (nslots * (unsigned)s.width[j] + 15) & ~15u;
@@ -615,7 +624,7 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
         bovf = 0;
         sent_used = 0;
     }
-    for (unsigned i = threadIdx.x; i <= TS; i += blockDim.x) tkey[i] = EMPTYK;
+    for (unsigned i = threadIdx.x; i <= TS; i += blockDim.x) tkey[i] = EMPTYS;
     __syncthreads();
     for (int j = 0; j < s.n; j++) {
         uint64_t id = identity(s, j);
@@ -647,14 +656,20 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
     auto finds = [&](const K k[IT], uint64_t r0, uint32_t sl[IT]) {
         uint32_t h[IT];
         bool skip[IT];
+        KS ks[IT];
 #pragma unroll
         for (int i = 0; i < IT; i++) {
             h[i] = a.dense && (uint64_t)k[i] - a.base < TS ? (uint32_t)((uint64_t)k[i] - a.base)
                                                            : op_home(k[i], sh);
             skip[i] = r0 + i >= a.n || (a.pbits && (k[i] == EMPTYK ? a.pass != 0 : h[i] >> lts != a.pass));
+            ks[i] = OFF ? (KS)((uint64_t)k[i] - kbias) : (KS)k[i];
+            if (OFF && !skip[i] && k[i] != EMPTYK && (uint64_t)k[i] - kbias >= (uint64_t)EMPTYS) {
+                *(volatile int *)&bovf = 1; /* no 4-byte offset: Algorithm 1 takes over */
+                skip[i] = true;
+            }
             h[i] &= TS - 1;
             sl[i] = GB_EMPTY;
-            if (!skip[i] && k[i] != EMPTYK && ((volatile K *)tkey)[h[i]] == k[i]) sl[i] = h[i];
+            if (!skip[i] && k[i] != EMPTYK && ((volatile KS *)tkey)[h[i]] == ks[i]) sl[i] = h[i];
         }
 #pragma unroll
         for (int i = 0; i < IT; i++)
@@ -663,7 +678,7 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
                     *(volatile int *)&sent_used = 1;
                     sl[i] = TS;
                 } else
-                    sl[i] = op_find_from(tkey, TS, k[i], h[i], &count, a.limit, &bovf);
+                    sl[i] = op_find_from(tkey, TS, ks[i], h[i], &count, a.limit, &bovf);
             }
 #pragma unroll
         for (int i = 0; i < IT; i++)
@@ -734,7 +749,9 @@ k_hgb_onepass(const K *key, GbSpec s, OnePassArgs a, GTable<K> gt, K *out_key)
      * cost 0.12 ms more than the rows (H200, bench/RESULTS.md, Group-by,
      * session 9) */
     for (unsigned sl = threadIdx.x; sl <= TS; sl += blockDim.x) {
-        const K k = tkey[sl];
+        const KS kt = tkey[sl];
+        K k = (K)kt;
+        if (OFF) k = kt == EMPTYS ? EMPTYK : (K)(kbias + kt);
         if (a.pflag && sl < TS) {
             const bool own = k != EMPTYK && (uint64_t)k - a.base == sl;
             const uint64_t at = (uint64_t)blockIdx.x * TS + sl;

@@ -381,6 +381,15 @@ static const gcase ONEPASS[] = {
     {"8-byte g=4096", 400000, 4096, 4096, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
     {"8-byte g=4097 (dense)", 400000, 4097, 4097, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
     {"8-byte g=8192 sparse (two passes, last)", 1000000, 8192, 8192, 8, 0, 0, 0, 2, MAXMAX, 0, 1, 0, 0},
+    /* 8-byte dense keys beyond a table of keys: a table of 4-byte key
+     * offsets (k_hgb_onepass's KS), twice the slots; keys with no offset
+     * overflow it, and Algorithm 1 runs */
+    {"8-byte g=16384 (a table of key offsets)", 2000000, 16384, 16384, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX,
+     0, 0, 0, 0},
+    {"8-byte zipf 1.5 g=12000 (key offsets, keys near 2^64)", 900000, 12000, 12000, 8, 0xFFFFFFFFFFFF0000ull, 1.5,
+     0, 2, MAXMAX, 0, 0, 0, 0},
+    {"8-byte dense 8000 + 8000 far keys (no offsets: Algorithm 1)", 1 << 20, 8000, 16000, 8, 0, 0, 0, 2, MAXMAX,
+     0, 2, 0, 0},
     {"keys up to 2^32-1", 100000, 5, 5, 4, 0xFFFFFFFBull, 0, 0, 5, ALL5, 0, 0, 0, 0},
     {"8-byte keys up to 2^64-1", 100000, 16, 16, 8, 0xFFFFFFFFFFFFFFF0ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
     {"zipf 1.5 g=64", 200000, 64, 64, 4, 0, 1.5, 0, 5, ALL5, 0, 0, 0, 0},
