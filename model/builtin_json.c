@@ -25,18 +25,19 @@
  * for machines without that store. Only its identity and corrections are
  * kept here; the parameters and device are h200-measured's.
  *
- * h100-measured: the second of two back-to-back full runs of
- * `gjadvise calibrate` on an NVIDIA H100 80GB HBM3 (kind nvidia-h100-x1,
- * 2026-11-27 07:59 UTC, GPU-9c713c1e-c94b-bba6-1464-e6ad056c300d;
- * bench/h100_call2.sh; bench/RESULTS.md, "The H100": the two runs, and a
- * third on another H100, agree within 3.5% on every bandwidth and rate but
- * the histogram's and two partition passes', 5-18%), exported with
- * `gjadvise profiles export` and written by bench/tuned_builtin.py.
+ * h100-measured: a full run of `gjadvise calibrate` on an NVIDIA H100
+ * 80GB HBM3 with session 16's operators (kind nvidia-h100-x1, 2026-11-27
+ * 09:29 UTC, GPU-9a75d5be-ada4-f5a8-8ede-b72d96f695e5; bench/s16_call8.sh;
+ * bench/RESULTS.md, "Session 16"; session 15's runs on three H100s agreed
+ * within 3.5% on every bandwidth and rate but the histogram's and the
+ * partition passes', 5-18%), exported with `gjadvise profiles export` and
+ * written by bench/tuned_builtin.py.
  *
  * h100-tuned: h100-measured with the corrections `gjadvise tune` learned
  * from the default validation grid measured on that H100 right after it
- * (held-out median |err| 12.1% -> 5.8%); parameters and device are
- * h100-measured's. */
+ * (held-out median |err| 9.8% -> 5.2%; the store:
+ * bench/h100-2026-11-27-s16/validate-h100-s16-final.sqlite); parameters
+ * and device are h100-measured's. */
 #include <stddef.h>
 
 typedef struct gj_builtin_entry {

@@ -827,8 +827,7 @@ static void join_host_work(acc *a, gj_impl impl, const gj_workload *w, int bits,
             else if (s_transformed)
                 s_new = ps - (ps > 0 && pb == 4);
             /* GFUR: each side's pairs packed (an allocation and a launch) */
-            const int packs = !tr && pr && !one_part && !r_in && impl != GJ_IMPL_NPHJ &&
-                                  gfur_pairs(1, 1, R, S, pr, pb) > 0;
+            const int packs = !tr && !one_part && !r_in && impl != GJ_IMPL_NPHJ && gfur_pairs(1, 1, R, S, pr, pb) > 0;
             const int packs_s = !tr && s_transformed && gfur_pairs(1, 1, S, S, ps, pb) > 0;
             a->allocs += r_new + s_new + packs + packs_s;
             /* R's launch, then S's unless it has nothing to write (split

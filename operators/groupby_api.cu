@@ -446,18 +446,15 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
             GJ_CUDA(gj_arena_alloc(&c.ar, (void **)&a.pflag, grid * ts));
             for (int j = 0; j < s.n; j++) GJ_CUDA(gj_arena_alloc(&c.ar, &a.part[j], grid * ts * s.width[j]));
         }
-        for (a.pass = 0; a.pass < (1u << pbits) && !rc; a.pass++) {
-            if (offs) /* 8-byte keys only */
-                rc = narrow ? hgb_onepass_launch<K, true, uint32_t>(c, (unsigned)grid, threads, smem, in, s, a, gt,
-                                                                    out->key.data)
-                            : hgb_onepass_launch<K, false, uint32_t>(c, (unsigned)grid, threads, smem, in, s, a, gt,
-                                                                     out->key.data);
-            else
-                rc = narrow ? hgb_onepass_launch<K, true, K>(c, (unsigned)grid, threads, smem, in, s, a, gt,
-                                                             out->key.data)
-                            : hgb_onepass_launch<K, false, K>(c, (unsigned)grid, threads, smem, in, s, a, gt,
-                                                              out->key.data);
-        }
+        /* the table's key: K, or a 4-byte offset (offs: 8-byte keys only) */
+        auto launch = [&](auto ks) {
+            typedef decltype(ks) KS;
+            return narrow ? hgb_onepass_launch<K, true, KS>(c, (unsigned)grid, threads, smem, in, s, a, gt,
+                                                            out->key.data)
+                          : hgb_onepass_launch<K, false, KS>(c, (unsigned)grid, threads, smem, in, s, a, gt,
+                                                             out->key.data);
+        };
+        for (a.pass = 0; a.pass < (1u << pbits) && !rc; a.pass++) rc = offs ? launch(uint32_t()) : launch(K());
         if (rc) goto done;
         if (part_merge) {
             k_hgb_dense_merge<K><<<(unsigned)((ts + 31) / 32), 256, 0, c.st>>>(s, a, (unsigned)grid, gt,

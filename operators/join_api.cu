@@ -522,6 +522,14 @@ int sort_col(Job *j, const gj_dtable *x, const K *ks, K *kout, const V *vin, V *
     return rc;
 }
 
+/* Payload columns c and c + 1 of x travel as one packed 8-byte value
+ * (GFTR's groups in transform_cols, GFUR's packed gathers in gfur_pack):
+ * two adjacent 4-byte columns, grouped from the first column on. */
+bool payload_pair(const gj_dtable *x, int c)
+{
+    return c + 1 < x->n_payloads && x->payload[c].width == 4 && x->payload[c + 1].width == 4;
+}
+
 /* GFTR: partition payload columns with the key, from out->next_col on, at
  * most max_groups groups. A group is two adjacent 4-byte columns packed into
  * one 8-byte value (one sort moves both: measured in operators/JOIN.md) or a
@@ -537,45 +545,31 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
     for (int g = 0; g < max_groups && out->next_col < x->n_payloads; g++) {
         const int c = out->next_col;
         void *pt = NULL;
-        const bool pair = c + 1 < x->n_payloads && x->payload[c].width == 4 &&
-                          x->payload[c + 1].width == 4;
+        const bool pair = payload_pair(x, c);
         const uint32_t *va = (const uint32_t *)x->payload[c].data, *vb = NULL;
         bool sorted = false;
-        if (pair && x == j->s && use_partition(b0, b1)) {
-            /* S's pair leaves the partition as its two columns (split):
-             * when every S row matches once they are the output's
-             * columns as they are (write_dense), so nothing unpacks them */
+        if (pair) {
+            /* S's pair leaves the own partition as its two columns (split):
+             * when every S row matches once they are the output's columns
+             * as they are (write_dense), so nothing unpacks them */
+            const bool split = x == j->s && use_partition(b0, b1);
             void *pb = NULL;
             vb = (const uint32_t *)x->payload[c + 1].data;
-            JCUDA(mem_alloc(&j->mem, &pt, n * 4));
-            JCUDA(mem_alloc(&j->mem, &pb, n * 4));
-            out->pay[c] = pt;
-            out->pay[c + 1] = pb;
-            out->stride[c] = out->stride[c + 1] = 1;
-            out->next_col = c + 2;
-            rc = j->hash_keys ? partition_pairs<K, u64, PV_PACK, true>(j, (const K *)x->key.data, (K *)out->key,
-                                                                       NULL, va, vb, (u64 *)pt, n, b1, 0, NULL,
-                                                                       NULL, (uint32_t *)pb)
-                              : partition_pairs<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key, NULL,
-                                                                 va, vb, (u64 *)pt, n, b1, 0, NULL, NULL,
-                                                                 (uint32_t *)pb);
-            if (rc != GJ_OK) goto done;
-            continue;
-        }
-        if (pair) {
-            vb = (const uint32_t *)x->payload[c + 1].data;
-            JCUDA(mem_alloc(&j->mem, &pt, n * 8));
+            JCUDA(mem_alloc(&j->mem, &pt, n * (split ? 4 : 8)));
+            if (split) JCUDA(mem_alloc(&j->mem, &pb, n * 4));
             /* packing fused into the first pass: the MSD sort (more than
-             * 16 bits) or the partition (at most 16; hashing too) */
-            if (b0 == 0)
+             * 16 bits; it declines where the partition takes it) or the
+             * partition (at most 16; hashing too) */
+            if (b0 == 0 && !split)
                 rc = msd_sort<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key, NULL, va, vb, (u64 *)pt,
                                                n, b1, &sorted);
             if (rc == GJ_OK && !sorted && use_partition(b0, b1)) {
                 rc = j->hash_keys ? partition_pairs<K, u64, PV_PACK, true>(j, (const K *)x->key.data,
-                                                                           (K *)out->key, NULL, va, vb,
-                                                                           (u64 *)pt, n, b1)
+                                                                           (K *)out->key, NULL, va, vb, (u64 *)pt,
+                                                                           n, b1, 0, NULL, NULL, (uint32_t *)pb)
                                   : partition_pairs<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key,
-                                                                     NULL, va, vb, (u64 *)pt, n, b1);
+                                                                     NULL, va, vb, (u64 *)pt, n, b1, 0, NULL, NULL,
+                                                                     (uint32_t *)pb);
                 sorted = true;
             }
             if (rc == GJ_OK && !sorted) {
@@ -587,11 +581,11 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
                 mem_free(&j->mem, packed);
                 packed = NULL;
             }
-            if (rc != GJ_OK) goto done;
             out->pay[c] = pt;
-            out->pay[c + 1] = (const char *)pt + 4;
-            out->stride[c] = out->stride[c + 1] = 2;
+            out->pay[c + 1] = split ? pb : (const char *)pt + 4;
+            out->stride[c] = out->stride[c + 1] = split ? 1 : 2;
             out->next_col = c + 2;
+            if (rc != GJ_OK) goto done;
             continue;
         }
         if ((rc = side_keys<K>(j, x, &ks)) != GJ_OK) goto done;
@@ -870,9 +864,9 @@ void launch_dense(const DenseCols &d, const K *ksrc, K *kdst, int unhash, u64 n,
  * 16). Worth it where the pass costs less than the gathers it
  * saves (a random access about 5x a packed row at B_G / B_R = 22): for R
  * when the output has at least a quarter of its rows, for S always (every
- * S row is an output row). The pairs are those of transform_cols. A side
- * with row ids only (GFUR: x's rows are gathered through xs->ids); out:
- * the pair buffers in xs->pay (tracked, freed by side_free). */
+ * S row is an output row). The pairs are payload_pair's. A side with row
+ * ids only (GFUR: x's rows are gathered through xs->ids; GFTR's sides have
+ * none); out: the pair buffers in xs->pay (tracked, freed by side_free). */
 bool gfur_packs(const gj_dtable *x, const Side *xs, u64 out_rows)
 {
     return xs->ids && out_rows * 4 >= x->rows && x->n_payloads >= 2;
@@ -881,8 +875,8 @@ bool gfur_packs(const gj_dtable *x, const Side *xs, u64 out_rows)
 int gfur_pack(Job *j, const gj_dtable *x, Side *xs)
 {
     int rc = GJ_OK;
-    for (int c = 0; c + 1 < x->n_payloads; c++) {
-        if (x->payload[c].width != 4 || x->payload[c + 1].width != 4) continue;
+    for (int c = 0; c < x->n_payloads; c++) {
+        if (!payload_pair(x, c)) continue;
         void *pt = NULL;
         JCUDA(mem_alloc(&j->mem, &pt, x->rows * 8));
         pack_kernel<<<grid_for(x->rows, 256), 256, 0, j->mem.s>>>((const uint32_t *)x->payload[c].data,
@@ -918,7 +912,7 @@ int write_dense(Job *j, int gftr, int br, int bs, Side *rs, Side *ss, uint32_t *
     mem_free(&j->mem, j->hkey_r);
     rs->key = NULL;
     j->hkey_r = NULL;
-    if (!gftr && gfur_packs(j->r, rs, n) && (rc = gfur_pack(j, j->r, rs)) != GJ_OK) goto done;
+    if (gfur_packs(j->r, rs, n) && (rc = gfur_pack(j, j->r, rs)) != GJ_OK) goto done;
     if (o->r_payloads) {
         d.first = first;
         d.r_ids = rs->ids;
@@ -954,7 +948,7 @@ int write_dense(Job *j, int gftr, int br, int bs, Side *rs, Side *ss, uint32_t *
         JCUDA(mem_alloc(&j->mem, &o->key.data, n * sizeof(K)));
         kdst = (K *)o->key.data;
     }
-    if (!gftr && gfur_packs(j->s, ss, n) && (rc = gfur_pack(j, j->s, ss)) != GJ_OK) goto done;
+    if (gfur_packs(j->s, ss, n) && (rc = gfur_pack(j, j->s, ss)) != GJ_OK) goto done;
     d.s_ids = ss->ids;
     for (int c = 0; c < o->s_payloads; c++) {
         const int w = o->s[c].width;

@@ -223,8 +223,11 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) u.v[ranks[i]] = vals[i];
         __syncthreads();
-        /* two loops, not a branch an item: a branch inside cost PGB's
-         * 64-bin passes 5-20% (H100, ncu) */
+        /* two loops, not a branch on vhi an item: with the branch inside,
+         * PGB-TR's scatter (same instantiation, vhi NULL) ran its 64-bin
+         * second pass at 2^24 groups in 2.95 ms against 2.45 before the
+         * split existed, as two loops 2.63 against 2.46 (H100, ncu, static
+         * tile order, bench/RESULTS.md session 16) */
         if (sizeof(V) == 8 && vhi) { /* split: low halves to vout as 4-byte values, high to vhi */
 #pragma unroll
             for (int i = 0; i < ITEMS; i++) {

@@ -415,10 +415,10 @@ static void test_advisor_uses_fit(void **state)
  * corrections, for every implementation but where tune kept the calibrated
  * model as no worse on the held-out half (h200-tuned, on the v39 and v40
  * stores: SMJ-UR and SMJ-TR, held out 3.5% and 5.7% against 5.4% and 6.9%
- * refitted; h100-tuned, on the H100's grid of 2026-11-27: SMJ-UR, 4.4%
- * against 5.7%). The measured bases carry their GPU's name, which is how
- * the CLI picks one for a GPU without a store, and its calibrated B_G
- * (bench/RESULTS.md: H200 3942 GB/s, H100 2828 GB/s). */
+ * refitted; h100-tuned, on the H100's grid of 2026-11-27, session 16:
+ * SMJ-TR, 5.5% either way). The measured bases carry their GPU's name,
+ * which is how the CLI picks one for a GPU without a store, and its
+ * calibrated B_G (bench/RESULTS.md: H200 3942 GB/s, H100 2831 GB/s). */
 static void test_builtin_tuned(void **state)
 {
     (void)state;
