@@ -1275,7 +1275,10 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
             ms_free(&m, n * 4);
         }
         ms_alloc(&m, g * (kb + outb + hid) + (special ? g * 4 : 0)); /* the output, group starts */
-        if (de && (!ord || special)) ms_alloc(&m, n * 4); /* codes */
+        if (de && (!ord || special)) { /* codes; the dictionary's table (at least 2g slots) while it encodes */
+            ms_alloc(&m, n * 4);
+            ms_touch(&m, pow2_at_least(fmax(2, 2 * g)) * (kb == 4 ? 8 : 16));
+        }
         if (impl != GJ_IMPL_SGB_UR && !ord) {
             ms_alloc(&m, n * kb); /* the sorts' junk key output */
             for (int c = 1; c < cols; c++) {
@@ -1537,7 +1540,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         if (!fused) seq(a, "find group boundaries (group ids, group keys)", N * (2.0 * kb + 8) + g * kb);
         if (ord) {
         } else if (impl == GJ_IMPL_SGB_DE_TR) {
-            /* Sec. 4.4: encode every key once (D), whatever the payloads */
+            /* Sec. 4.4: encode every key once (D), whatever the payloads,
+             * through a hash table of the dictionary (operators/
+             * groupby_kernels.cuh k_dict_build), zeroed first */
+            seq(a, "zero the dictionary's table", pow2_at_least(fmax(2, 2 * g)) * (kb == 4 ? 8 : 16));
             double bm = gj_m44_bm(hw, g, kb) * GB;
             term(a, GJ_TERM_HASH, "dictionary-encode keys (D)", gj_m44_d(N, g, kb, hw->bw_seq * GB, bm),
                  (kb + 4.0) * (N + g) + N * 4);
@@ -1551,8 +1557,8 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * scratch, the group ids and their scan's scratch, the sorted key
          * and column copies and their sorts' scratch */
         const int de = impl == GJ_IMPL_SGB_DE_TR && !ord;
-        a->kernels += (ord ? 4 : !tr) + (fused ? 0 : 3) + de;
-        a->allocs += A + 1 + (ord ? 2 : 0) + (fused ? 0 : 2) + (ord ? 0 : tr ? 3 : 4) + de;
+        a->kernels += (ord ? 4 : !tr) + (fused ? 0 : 3) + 3 * de; /* the table's memset, build, encode */
+        a->allocs += A + 1 + (ord ? 2 : 0) + (fused ? 0 : 2) + (ord ? 0 : tr ? 3 : 4) + 2 * de;
         a->syncs += 1 + (ord && !fused);
         begin(a, "aggregate");
         if (ord) {

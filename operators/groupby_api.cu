@@ -721,9 +721,25 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     GJ_LAUNCHED();
     if (impl == GJ_IMPL_SGB_DE_TR && (!in_order || special)) { /* the codes sort payloads, or the specials */
         GJ_CUDA(gj_arena_alloc(&c.ar, &codes, n * 4));
-        k_encode<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, n, (const K *)out->key.data, groups,
-                                                          (uint32_t *)codes);
-        GJ_LAUNCHED();
+        const char *e = getenv("GJ_SGB_ENCODE");
+        if (e && !strcmp(e, "search")) {
+            k_encode_search<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, n,
+                                                                     (const K *)out->key.data, groups, (uint32_t *)codes);
+            GJ_LAUNCHED();
+        } else { /* the dictionary's table, held while it encodes */
+            const uint64_t slots = dict_slots(groups);
+            void *table = NULL;
+            GJ_CUDA(gj_arena_alloc(&c.ar, &table, slots * sizeof(DictSlot<K>)));
+            GJ_CUDA(cudaMemsetAsync(table, 0, slots * sizeof(DictSlot<K>), c.st));
+            k_dict_build<K><<<grid_for(c, groups, 256), 256, 0, c.st>>>((const K *)out->key.data, groups,
+                                                                      (DictSlot<K> *)table, slots - 1);
+            GJ_LAUNCHED();
+            k_dict_encode<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, n,
+                                                                    (const DictSlot<K> *)table, slots - 1,
+                                                                    (uint32_t *)codes);
+            GJ_LAUNCHED();
+            gj_arena_free(&c.ar, table);
+        }
     }
     GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group" */
     {

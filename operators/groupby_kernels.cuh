@@ -858,10 +858,81 @@ k_group_keys(const K *k, const uint32_t *gid1, uint64_t n, K *out_key, uint32_t 
         }
 }
 
-/* SGB-DE-TR: code of each row = rank of its key in the sorted dictionary. */
+/* SGB-DE-TR's dictionary (paper 000 Sec. 4.4): a hash table of the g
+ * distinct keys, each with its code, the key's rank in key order (so that
+ * sorting the codes sorts the keys). Linear probing from the key's
+ * murmur3 hash (gjh::hash_key); a slot holds the key and code + 1 (0:
+ * empty, so every key value, 0 included, is a key), read with one 8- or
+ * 16-byte load: one sector a probe, where a binary search of the sorted
+ * keys took log2 g dependent loads (k_encode_search, GJ_SGB_ENCODE=search
+ * for A/B runs). dict_slots: a power of two of at least 2g slots (load at
+ * most 1/2). */
+template <typename K> struct DictSlot;
+template <> struct __align__(8) DictSlot<uint32_t> {
+    uint32_t key, code1;
+};
+template <> struct __align__(16) DictSlot<uint64_t> {
+    uint64_t key;
+    uint32_t code1, pad;
+};
+__device__ __forceinline__ DictSlot<uint32_t> ld_slot(const DictSlot<uint32_t> *p)
+{
+    const uint2 v = __ldg((const uint2 *)p);
+    return {v.x, v.y};
+}
+__device__ __forceinline__ DictSlot<uint64_t> ld_slot(const DictSlot<uint64_t> *p)
+{
+    const ulonglong2 v = __ldg((const ulonglong2 *)p);
+    return {v.x, (uint32_t)v.y, (uint32_t)(v.y >> 32)};
+}
+static inline uint64_t dict_slots(uint32_t groups)
+{
+    uint64_t s = 2;
+    while (s < 2ull * groups) s <<= 1;
+    return s;
+}
+
+/* Each distinct key dict[i] (sorted, none repeated) claims a slot with code
+ * i; the table zeroed before. */
 template <typename K>
 __global__ void __launch_bounds__(PolicyStream::THREADS)
-k_encode(const K *key, uint64_t n, const K *dict, uint32_t groups, uint32_t *code)
+k_dict_build(const K *__restrict__ dict, uint32_t groups, DictSlot<K> *t, uint64_t mask)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < groups; i += (uint64_t)gridDim.x * blockDim.x) {
+        const K k = dict[i];
+        uint64_t h = (uint64_t)gjh::hash_key(k) & mask;
+        while (atomicCAS(&t[h].code1, 0u, (uint32_t)i + 1) != 0) h = (h + 1) & mask;
+        t[h].key = k;
+    }
+}
+
+/* code[i] = the code of key[i]; every key is in the table (it holds every
+ * group's key), so the search ends at its slot, before an empty one. */
+template <typename K>
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_dict_encode(const K *__restrict__ key, uint64_t n, const DictSlot<K> *__restrict__ t, uint64_t mask,
+              uint32_t *__restrict__ code)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        const K k = key[i];
+        uint64_t h = (uint64_t)gjh::hash_key(k) & mask;
+        uint32_t c = 0;
+        for (uint64_t probe = 0; probe <= mask; probe++, h = (h + 1) & mask) {
+            const DictSlot<K> s = ld_slot(t + h);
+            if (!s.code1) break; /* not in the table: cannot happen */
+            if (s.key == k) {
+                c = s.code1 - 1;
+                break;
+            }
+        }
+        code[i] = c;
+    }
+}
+
+/* The same codes by a binary search of the sorted keys (no table). */
+template <typename K>
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_encode_search(const K *key, uint64_t n, const K *dict, uint32_t groups, uint32_t *code)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
         K k = key[i];
