@@ -847,6 +847,14 @@ void dense_add(DenseCols *d, int side, const void *src, int str, int w, void *ds
     d->dst[d->n++] = dst;
 }
 
+/* every output column of one side (0: R, 1: S) gathered from sd's columns */
+void dense_add_side(DenseCols *d, int side, const Side *sd, const gj_join_out *o)
+{
+    const int n = side ? o->s_payloads : o->r_payloads;
+    const gj_column *out = side ? o->s : o->r;
+    for (int c = 0; c < n; c++) dense_add(d, side, sd->pay[c], sd->stride[c], out[c].width, out[c].data);
+}
+
 template <typename K>
 void launch_dense(const DenseCols &d, const K *ksrc, K *kdst, int unhash, u64 n, cudaStream_t st)
 {
@@ -1010,12 +1018,20 @@ struct MatchedRow {
  * PHJ-UR 8.84 -> 9.09, SMJ-TR 10.67 -> 10.80, NPHJ 27.56 -> 27.92 (their
  * random gathers ran faster in the WRITE kernels); q5j2's shape (456771 x
  * 59986052, 3% matched) 0.04-0.1 ms faster for every implementation.
- * GJ_JOIN_COMPACT=write|select forces one (A/B runs). */
-bool compact_by_select(const Job *j, u64 total, u64 items, u64 busy_items)
+ * PHJ does the select's work in one pass (write_compact, session 17).
+ * GJ_JOIN_COMPACT=write|select forces one, =fused PHJ's one pass (A/B
+ * runs; select then gives PHJ the select and its gathers; fused:N, N
+ * items a block: tests/test_join.c). */
+bool compact_env(const char *v) /* GJ_JOIN_COMPACT is v, or v:... */
 {
     const char *e = getenv("GJ_JOIN_COMPACT");
-    if (e && strcmp(e, "write") == 0) return false;
-    if (e && strcmp(e, "select") == 0) return true;
+    const size_t n = strlen(v);
+    return e && strncmp(e, v, n) == 0 && (e[n] == 0 || e[n] == ':');
+}
+bool compact_by_select(const Job *j, u64 total, u64 items, u64 busy_items)
+{
+    if (compact_env("write")) return false;
+    if (compact_env("select") || compact_env("fused")) return true;
     return (j->impl == GJ_IMPL_PHJ_TR || total * 16 <= j->s->rows) && busy_items * 2 > items &&
            j->s->rows >= (1ULL << 24);
 }
@@ -1041,8 +1057,7 @@ int write_rows(Job *j, u64 total, const Side *rs, const Side *ss, const uint32_t
     d.first = first;
     d.first_by_row = by_row;
     d.r_ids = rs->ids;
-    for (int c = 0; c < o->r_payloads; c++)
-        dense_add(&d, 0, rs->pay[c], rs->stride[c], o->r[c].width, o->r[c].data);
+    dense_add_side(&d, 0, rs, o);
     if (split && d.n) {
         launch_dense<K>(d, NULL, NULL, 0, total, j->mem.s);
         JLAUNCHED();
@@ -1050,8 +1065,7 @@ int write_rows(Job *j, u64 total, const Side *rs, const Side *ss, const uint32_t
         d.first = d.r_ids = NULL;
     }
     d.s_ids = ss->ids;
-    for (int c = 0; c < o->s_payloads; c++)
-        dense_add(&d, 1, ss->pay[c], ss->stride[c], o->s[c].width, o->s[c].data);
+    dense_add_side(&d, 1, ss, o);
     launch_dense<K>(d, (const K *)ss->key, (K *)o->key.data, j->hash_keys, total, j->mem.s);
     JLAUNCHED();
 done:
@@ -1083,6 +1097,47 @@ done:
     return rc;
 }
 
+/* PHJ's work items, for its compacting write (write_compact) */
+struct PhjItems {
+    const uint32_t *sstart, *item_map;
+    const u64 *item_start, *cnt_off;
+    u64 n;
+};
+
+/* The compacting WRITE of a PHJ when no S row matched several R rows, in
+ * one pass (phj_compact_write_kernel): what write_selected does through a
+ * select, without sel[]. Blocks of consecutive items, about 8 a block
+ * slot, so that each stages several rounds of matches. */
+template <typename K>
+int write_compact(Job *j, const Side *rs, const Side *ss, const uint32_t *first, const PhjItems &it)
+{
+    typedef DensePolicy P;
+    typedef PhjPolicy Q;
+    int rc = GJ_OK;
+    gj_join_out *o = j->out;
+    DenseCols d;
+    memset(&d, 0, sizeof d);
+    d.r_ids = rs->ids;
+    d.s_ids = ss->ids;
+    dense_add_side(&d, 0, rs, o);
+    dense_add_side(&d, 1, ss, o);
+    int dev = 0, sms = 0;
+    u64 per = 1;
+    JCUDA(cudaGetDevice(&dev));
+    JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    per = (it.n + (u64)sms * P::MINB * 8 - 1) / ((u64)sms * P::MINB * 8); /* items a block: 8 blocks a slot */
+    if (compact_env("fused") && strchr(getenv("GJ_JOIN_COMPACT"), ':'))
+        per = strtoull(strchr(getenv("GJ_JOIN_COMPACT"), ':') + 1, NULL, 10);
+    if (per < 1) per = 1;
+    phj_compact_write_kernel<K, P::V, P::THREADS, P::MINB><<<(unsigned)((it.n + per - 1) / per), P::THREADS, 0,
+                                                              j->mem.s>>>(
+        d, (const K *)ss->key, (K *)o->key.data, j->hash_keys, first, it.sstart, it.item_start, it.item_map,
+        it.cnt_off, it.n, per, (int)Q::SC);
+    JLAUNCHED();
+done:
+    return rc;
+}
+
 /* After the COUNT pass (hv: the output's rows, whether some S row matched
  * several R rows, the work items with output of `items`): the dense write;
  * or the remaining GFTR columns and the output, R's keys released first
@@ -1092,7 +1147,8 @@ done:
  * starts (and, when finished, ends). */
 template <typename K>
 int materialize_begin(Job *j, gj_phase_timer *tm, int gftr, int br, int bs, Side *rs, Side *ss,
-                      uint32_t *first, u64 items, const u64 hv[3], Emit *e, bool *finished)
+                      uint32_t *first, u64 items, const u64 hv[3], Emit *e, bool *finished,
+                      const PhjItems *it = NULL)
 {
     int rc = GJ_OK;
     *finished = false;
@@ -1112,7 +1168,8 @@ int materialize_begin(Job *j, gj_phase_timer *tm, int gftr, int br, int bs, Side
     }
     if ((rc = alloc_output<K>(j, hv[0], rs, ss, e)) != GJ_OK) goto done;
     if (hv[0] && !hv[1] && compact_by_select(j, hv[0], items, hv[2])) {
-        rc = write_selected<K>(j, hv[0], rs, ss, first);
+        rc = it && !compact_env("select") ? write_compact<K>(j, rs, ss, first, *it)
+                                          : write_selected<K>(j, hv[0], rs, ss, first);
         if (rc == GJ_OK) JCUDA(gj_timer_mark(tm, j->mem.s));
         *finished = true;
     }
@@ -1309,7 +1366,10 @@ int run_phj(Job *j, gj_phase_timer *tm, Emit *e)
         phj_unvisited_kernel<<<grid_for(parts, 256), 256, 0, j->mem.s>>>(rstart, sstart, parts, first);
         JLAUNCHED();
     }
-    rc = materialize_begin<K>(j, tm, gftr, bits, bits, &rs, &ss, first, n_items, hv, e, &finished);
+    {
+        const PhjItems it = {sstart, item_map, items, cnt, n_items};
+        rc = materialize_begin<K>(j, tm, gftr, bits, bits, &rs, &ss, first, n_items, hv, e, &finished, &it);
+    }
     if (rc != GJ_OK || finished)
         goto done;
     if (n_items && total) {

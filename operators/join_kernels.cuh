@@ -530,61 +530,150 @@ struct DenseCols {
     int w[16], str[16];
 };
 
+/* The dense write's rows: row k of a thread goes to output row at[k] from
+ * S's probe-order row sp[k] and R's row rr[k] (before r_ids), when in[k]. */
+template <typename K, int V>
+__device__ __forceinline__ void dense_emit(const DenseCols &d, const K *ksrc, K *kdst, int unhash, const u64 *at,
+                                           const u64 *sp, u64 *rr, const bool *in)
+{
+    u64 sr[V];
+#pragma unroll
+    for (int k = 0; k < V; k++) sr[k] = in[k] && d.s_ids ? d.s_ids[sp[k]] : sp[k];
+    if (d.r_ids) {
+#pragma unroll
+        for (int k = 0; k < V; k++)
+            if (in[k]) rr[k] = __ldg(d.r_ids + rr[k]);
+    }
+    if (kdst) {
+#pragma unroll
+        for (int k = 0; k < V; k++)
+            if (in[k]) kdst[at[k]] = unhash ? gjh::unhash_key(ksrc[sp[k]]) : ksrc[sp[k]];
+    }
+    for (int c = 0; c < d.n; c++) {
+        /* a select per row, not a pointer to rr or sr: that put both
+         * arrays in local memory (a 64-byte stack frame) */
+        const bool sc = d.side[c];
+        if (d.w[c] == 4 && !d.pair[c]) {
+            const uint32_t *src = (const uint32_t *)d.src[c];
+            uint32_t v[V];
+#pragma unroll
+            for (int k = 0; k < V; k++) v[k] = in[k] ? __ldg(src + (sc ? sr[k] : rr[k]) * d.str[c]) : 0;
+#pragma unroll
+            for (int k = 0; k < V; k++)
+                if (in[k]) ((uint32_t *)d.dst[c])[at[k]] = v[k];
+        } else { /* an 8-byte column, or both halves of a packed pair: one request a row */
+            const u64 *src = (const u64 *)d.src[c];
+            const bool pair = d.pair[c];
+            u64 v[V];
+#pragma unroll
+            for (int k = 0; k < V; k++) v[k] = in[k] ? __ldg(src + (sc ? sr[k] : rr[k])) : 0;
+#pragma unroll
+            for (int k = 0; k < V; k++) {
+                if (!in[k]) continue;
+                if (pair) {
+                    ((uint32_t *)d.dst[c])[at[k]] = (uint32_t)v[k];
+                    ((uint32_t *)d.dst[c + 1])[at[k]] = (uint32_t)(v[k] >> 32);
+                } else {
+                    ((u64 *)d.dst[c])[at[k]] = v[k];
+                }
+            }
+            c += pair;
+        }
+    }
+}
+
 template <typename K, int V, int THREADS, int MINB>
 __global__ __launch_bounds__(THREADS, MINB) void dense_write_kernel(DenseCols d, const K *ksrc, K *kdst,
                                                                     int unhash, u64 rows)
 {
     for (u64 base = (u64)blockIdx.x * THREADS * V; base < rows; base += (u64)gridDim.x * THREADS * V) {
-        u64 rr[V], sr[V], at[V], sp[V];
+        u64 rr[V], at[V], sp[V];
+        bool in[V];
 #pragma unroll
         for (int k = 0; k < V; k++) {
             at[k] = base + (u64)k * THREADS + threadIdx.x;
-            const bool in = at[k] < rows;
-            sp[k] = in && d.sel ? d.sel[at[k]] : at[k];
-            rr[k] = in && d.first ? d.first[d.first_by_row ? at[k] : sp[k]] : 0;
-            sr[k] = in && d.s_ids ? d.s_ids[sp[k]] : sp[k];
+            in[k] = at[k] < rows;
+            sp[k] = in[k] && d.sel ? d.sel[at[k]] : at[k];
+            rr[k] = in[k] && d.first ? d.first[d.first_by_row ? at[k] : sp[k]] : 0;
         }
-        if (d.r_ids) {
+        dense_emit<K, V>(d, ksrc, kdst, unhash, at, sp, rr, in);
+    }
+}
+
+/* PHJ's compacting write when no S row matched several R rows (every work
+ * item has one R chunk and the COUNT pass stored each S row's match in
+ * first[], EMPTY if none): a block per run of consecutive items, whose S
+ * rows are contiguous (S rows of partitions without R rows lie between
+ * them, EMPTY: phj_unvisited_kernel) and whose output rows are too, from
+ * cnt_off[its first item]. A round reads THREADS * V first[] entries, ranks
+ * the matched ones by a block scan and stages (S row, R row) in shared
+ * memory; every THREADS * V staged rows leave through dense_emit, V a
+ * thread with their loads in flight together (at a quarter matched, one
+ * matched row a thread a round would leave the gathers waiting on
+ * latency). What the select did in two passes (sel[] written and read
+ * back, first[] read twice, write_selected), in one. */
+template <typename K, int V, int THREADS, int MINB>
+__global__ __launch_bounds__(THREADS, MINB) void phj_compact_write_kernel(
+    DenseCols d, const K *ksrc, K *kdst, int unhash, const uint32_t *first, const uint32_t *sstart,
+    const u64 *item_start, const uint32_t *item_map, const u64 *cnt_off, u64 n_items, u64 per_block, int sc)
+{
+    constexpr int ROUND = THREADS * V;
+    typedef cub::BlockScan<uint32_t, THREADS> BS;
+    __shared__ typename BS::TempStorage scan;
+    __shared__ uint32_t st_s[2 * ROUND], st_r[2 * ROUND];
+    const u64 i0 = blockIdx.x * per_block;
+    if (i0 >= n_items) return;
+    const u64 i1 = min(n_items, i0 + per_block);
+    /* an item's S rows: its partition's chunk (one R chunk: item - start) */
+    auto s_of = [&](u64 item, bool end) -> u64 {
+        const uint32_t p = item_map ? item_map[item] : 0;
+        const u64 b = sstart[p] + (item - item_start[p]) * (u64)sc;
+        return end ? min((u64)sstart[p + 1], b + sc) : b;
+    };
+    const u64 s_begin = s_of(i0, false), s_end = s_of(i1 - 1, true);
+    u64 out = cnt_off[i0];
+    uint32_t staged = 0;
+    for (u64 t0 = s_begin; t0 < s_end || staged; t0 += ROUND) {
+        if (t0 < s_end) {
+            uint32_t f[V], c = 0, pre, agg;
 #pragma unroll
-            for (int k = 0; k < V; k++)
-                if (at[k] < rows) rr[k] = __ldg(d.r_ids + rr[k]);
-        }
-        if (kdst) {
-#pragma unroll
-            for (int k = 0; k < V; k++)
-                if (at[k] < rows) kdst[at[k]] = unhash ? gjh::unhash_key(ksrc[sp[k]]) : ksrc[sp[k]];
-        }
-        for (int c = 0; c < d.n; c++) {
-            /* a select per row, not a pointer to rr or sr: that put both
-             * arrays in local memory (a 64-byte stack frame) */
-            const bool sc = d.side[c];
-            if (d.w[c] == 4 && !d.pair[c]) {
-                const uint32_t *src = (const uint32_t *)d.src[c];
-                uint32_t v[V];
-#pragma unroll
-                for (int k = 0; k < V; k++)
-                    v[k] = at[k] < rows ? __ldg(src + (sc ? sr[k] : rr[k]) * d.str[c]) : 0;
-#pragma unroll
-                for (int k = 0; k < V; k++)
-                    if (at[k] < rows) ((uint32_t *)d.dst[c])[at[k]] = v[k];
-            } else { /* an 8-byte column, or both halves of a packed pair: one request a row */
-                const u64 *src = (const u64 *)d.src[c];
-                const bool pair = d.pair[c];
-                u64 v[V];
-#pragma unroll
-                for (int k = 0; k < V; k++) v[k] = at[k] < rows ? __ldg(src + (sc ? sr[k] : rr[k])) : 0;
-#pragma unroll
-                for (int k = 0; k < V; k++) {
-                    if (at[k] >= rows) continue;
-                    if (pair) {
-                        ((uint32_t *)d.dst[c])[at[k]] = (uint32_t)v[k];
-                        ((uint32_t *)d.dst[c + 1])[at[k]] = (uint32_t)(v[k] >> 32);
-                    } else {
-                        ((u64 *)d.dst[c])[at[k]] = v[k];
-                    }
-                }
-                c += pair;
+            for (int k = 0; k < V; k++) {
+                const u64 s = t0 + (u64)k * THREADS + threadIdx.x;
+                f[k] = s < s_end ? first[s] : EMPTY;
+                c += f[k] != EMPTY;
             }
+            BS(scan).ExclusiveSum(c, pre, agg);
+#pragma unroll
+            for (int k = 0; k < V; k++)
+                if (f[k] != EMPTY) {
+                    st_s[staged + pre] = (uint32_t)(t0 + (u64)k * THREADS + threadIdx.x);
+                    st_r[staged + pre] = f[k];
+                    pre++;
+                }
+            staged += agg;
+            __syncthreads();
+        }
+        if (staged >= ROUND || (t0 + ROUND >= s_end && staged)) { /* a full round, or the last rows */
+            const uint32_t n = min(staged, (uint32_t)ROUND);
+            u64 at[V], sp[V], rr[V];
+            bool in[V];
+#pragma unroll
+            for (int k = 0; k < V; k++) {
+                const uint32_t x = k * THREADS + threadIdx.x;
+                in[k] = x < n;
+                at[k] = out + x;
+                sp[k] = in[k] ? st_s[x] : 0;
+                rr[k] = in[k] ? st_r[x] : 0;
+            }
+            dense_emit<K, V>(d, ksrc, kdst, unhash, at, sp, rr, in);
+            out += n;
+            staged -= n;
+            __syncthreads(); /* every staged row read before the rest moves down */
+            for (uint32_t x = threadIdx.x; x < staged; x += THREADS) {
+                st_s[x] = st_s[ROUND + x];
+                st_r[x] = st_r[ROUND + x];
+            }
+            __syncthreads();
         }
     }
 }

@@ -107,12 +107,16 @@ static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_
      * by default only from GJ_MSD_MIN_ROWS rows), and PHJ-TR and PHJ-UR
      * with the select-and-gather compaction (GJ_JOIN_COMPACT=select: by
      * default only from 2^24 S rows; its columns reuse one DenseCols a
-     * side at a time) */
-    enum { EXTRA = 4 };
+     * side at a time) and with the one-pass compaction that replaced it
+     * for PHJ (=fused:N, N items a block: 5, rounds of matches staged
+     * across items; all of them in one block) */
+    enum { EXTRA = 6 };
     static const char *const extra_env[EXTRA] = {"GJ_JOIN_PARTITION", "GJ_JOIN_MSD", "GJ_JOIN_COMPACT",
-                                                 "GJ_JOIN_COMPACT"};
-    static const char *const extra_val[EXTRA] = {"cub", "force", "select", "select"};
-    static const gj_impl extra_impl[EXTRA] = {GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_TR, GJ_IMPL_PHJ_TR, GJ_IMPL_PHJ_UR};
+                                                 "GJ_JOIN_COMPACT", "GJ_JOIN_COMPACT", "GJ_JOIN_COMPACT"};
+    static const char *const extra_val[EXTRA] = {"cub", "force", "select", "select", "fused:5",
+                                                 "fused:1000000000"};
+    static const gj_impl extra_impl[EXTRA] = {GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_TR, GJ_IMPL_PHJ_TR,
+                                              GJ_IMPL_PHJ_UR, GJ_IMPL_PHJ_TR, GJ_IMPL_PHJ_UR};
     for (int i = 0; i < N_IMPLS + EXTRA; i++) {
         gj_join_out out, hout;
         gj_timing t;
