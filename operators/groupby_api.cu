@@ -726,7 +726,7 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
             k_encode_search<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, n,
                                                                      (const K *)out->key.data, groups, (uint32_t *)codes);
             GJ_LAUNCHED();
-        } else { /* the dictionary's table, held while it encodes */
+        } else { /* the dictionary's table, held while it encodes; in shared memory when it fits */
             const uint64_t slots = dict_slots(groups);
             void *table = NULL;
             GJ_CUDA(gj_arena_alloc(&c.ar, &table, slots * sizeof(DictSlot<K>)));
@@ -734,9 +734,18 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
             k_dict_build<K><<<grid_for(c, groups, 256), 256, 0, c.st>>>((const K *)out->key.data, groups,
                                                                       (DictSlot<K> *)table, slots - 1);
             GJ_LAUNCHED();
-            k_dict_encode<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, n,
-                                                                    (const DictSlot<K> *)table, slots - 1,
-                                                                    (uint32_t *)codes);
+            const size_t tb = slots * sizeof(DictSlot<K>);
+            if (tb <= DICT_SMEM && !(e && !strcmp(e, "global"))) { /* GJ_SGB_ENCODE=global: A/B runs */
+                GJ_CUDA(cudaFuncSetAttribute(k_dict_encode_smem<K>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)tb));
+                const uint64_t blocks = (uint64_t)c.sms * (tb <= DICT_SMEM / 2 ? 2 : 1), need = (n + 1023) / 1024;
+                k_dict_encode_smem<K><<<(unsigned)(need < blocks ? need : blocks), 1024, tb, c.st>>>(
+                    (const K *)in->key.data, n, (const DictSlot<K> *)table, slots - 1, (uint32_t *)codes);
+            } else {
+                k_dict_encode<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, n,
+                                                                        (const DictSlot<K> *)table, slots - 1,
+                                                                        (uint32_t *)codes);
+            }
             GJ_LAUNCHED();
             gj_arena_free(&c.ar, table);
         }

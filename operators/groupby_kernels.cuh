@@ -929,6 +929,35 @@ k_dict_encode(const K *__restrict__ key, uint64_t n, const DictSlot<K> *__restri
     }
 }
 
+/* k_dict_encode with the table copied into each block's shared memory
+ * first (dict_smem_fits: at most DICT_SMEM bytes): a probe then costs a
+ * shared-memory load, not an L1 or L2 one. Persistent grid. */
+enum { DICT_SMEM = 128 * 1024 };
+template <typename K>
+__global__ void __launch_bounds__(1024)
+k_dict_encode_smem(const K *__restrict__ key, uint64_t n, const DictSlot<K> *__restrict__ t, uint64_t mask,
+                   uint32_t *__restrict__ code)
+{
+    extern __shared__ __align__(16) unsigned char dict_sm[];
+    DictSlot<K> *st = (DictSlot<K> *)dict_sm;
+    for (uint64_t i = threadIdx.x; i <= mask; i += blockDim.x) st[i] = ld_slot(t + i);
+    __syncthreads();
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        const K k = key[i];
+        uint64_t h = (uint64_t)gjh::hash_key(k) & mask;
+        uint32_t c = 0;
+        for (uint64_t probe = 0; probe <= mask; probe++, h = (h + 1) & mask) {
+            const DictSlot<K> s = st[h];
+            if (!s.code1) break; /* not in the table: cannot happen */
+            if (s.key == k) {
+                c = s.code1 - 1;
+                break;
+            }
+        }
+        code[i] = c;
+    }
+}
+
 /* The same codes by a binary search of the sorted keys (no table). */
 template <typename K>
 __global__ void __launch_bounds__(PolicyStream::THREADS)
