@@ -738,7 +738,7 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
             if (tb <= DICT_SMEM && !(e && !strcmp(e, "global"))) { /* GJ_SGB_ENCODE=global: A/B runs */
                 GJ_CUDA(cudaFuncSetAttribute(k_dict_encode_smem<K>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              (int)tb));
-                const uint64_t blocks = (uint64_t)c.sms * (tb <= DICT_SMEM / 2 ? 2 : 1), need = (n + 1023) / 1024;
+                const uint64_t blocks = (uint64_t)c.sms * 2, need = (n + 1023) / 1024;
                 k_dict_encode_smem<K><<<(unsigned)(need < blocks ? need : blocks), 1024, tb, c.st>>>(
                     (const K *)in->key.data, n, (const DictSlot<K> *)table, slots - 1, (uint32_t *)codes);
             } else {

@@ -930,9 +930,14 @@ k_dict_encode(const K *__restrict__ key, uint64_t n, const DictSlot<K> *__restri
 }
 
 /* k_dict_encode with the table copied into each block's shared memory
- * first (dict_smem_fits: at most DICT_SMEM bytes): a probe then costs a
- * shared-memory load, not an L1 or L2 one. Persistent grid. */
-enum { DICT_SMEM = 128 * 1024 };
+ * first (at most DICT_SMEM bytes, two blocks of 1024 threads an SM): a
+ * probe then costs a shared-memory load, not an L1 or L2 one. Persistent
+ * grid. H100, 2026-11-27 (session 17, bench/s17_call5.sh), SGB-DE-TR at
+ * 2^28 rows, max,max, against the global table: 4-byte keys 2^4..2^12
+ * groups 0.2-1.0 ms faster (2^12: 15.87 against 16.53 ms); a 128 KiB
+ * table (one block an SM) gained nothing (2^13: 16.66 against 16.68) and
+ * lost with 8-byte keys (2^12: 30.47 against 30.27). */
+enum { DICT_SMEM = 64 * 1024 };
 template <typename K>
 __global__ void __launch_bounds__(1024)
 k_dict_encode_smem(const K *__restrict__ key, uint64_t n, const DictSlot<K> *__restrict__ t, uint64_t mask,
