@@ -6,7 +6,8 @@
 #    fallbacks, all with S's pairs split);
 # 2. join_bench 7 W1..W4, every implementation (checksums);
 # 3. SMJ-TR on W1..W4 with GJ_JOIN_MSD_SPLIT=off (packed, as before) and
-#    the default, two rounds.
+#    the default, two rounds;
+# 4. a calibration and the default validation grid (the final refit).
 # carry ["build/s17d.tgz"].
 set -u
 t0=$(date +%s); el() { echo $(($(date +%s) - t0)); }
@@ -26,4 +27,8 @@ for r in 1 2; do
     done
 done | tee "$OUT/smj_ab.txt"
 unset GJ_JOIN_MSD_SPLIT
+G=$PWD/$D/gjadvise; V=$OUT/v.db
+timeout 60 $G calibrate --db "$V" --name h100-s17c6 --json > /dev/null 2>&1; echo "calibrate rc=$? at $(el) s"
+timeout 150 $G validate --profile h100-s17c6 --db "$V" > "$OUT/validate.txt" 2>&1
+echo "validate rc=$? at $(el) s"; grep -v "^validate: \[" "$OUT/validate.txt" | sed -n 1,22p
 echo "done at $(el) s"; date -u +%FT%TZ
