@@ -381,20 +381,15 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
  * partitions of exactly LARGE rows, over it). If the exact sizes still hold
  * a partition over 2 GJ_MSD_MAX_OVER, CUB's radix sort sorts the
  * partitioned pairs. The first pass makes the values (MODE), so no packed
- * copy is written first. vhi (not NULL): the values leave split, their
- * low halves in vout as 4-byte values, their high halves in vhi (S's
- * packed pair as its two columns, as the partition leaves it); where
- * CUB's sorts must finish the job they write a packed copy (n 8-byte
- * values more, held until it is split: skew only). GJ_JOIN_MSD=off turns
- * it off (A/B runs); =force takes inputs below GJ_MSD_MIN_ROWS too
- * (tests). */
+ * copy is written first. GJ_JOIN_MSD=off turns it off (A/B runs); =force
+ * takes inputs below GJ_MSD_MIN_ROWS too (tests). */
 struct MsdPolicy {
     enum { SMALL = 256 * 10, LARGE = 256 * 16, SAMPLES = 1 << 18 };
 };
 
 template <typename K, typename V, int MODE>
 int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb, V *vout,
-             u64 n, int end_bit, bool *done, uint32_t *vhi = NULL)
+             u64 n, int end_bit, bool *done)
 {
     typedef MsdPolicy M;
     static_assert(sizeof(V) == 8, "measured faster than CUB's sort with 8-byte values only");
@@ -402,7 +397,7 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     uint32_t P = 0, *hist = NULL, *start = NULL, *end = NULL, *list = NULL;
     u64 *stat = NULL, hs[3] = {0, 0, 0}, samples = 0, stride = 1;
     K *tk = NULL;
-    V *tv = NULL, *pk = NULL, *dst = vout;
+    V *tv = NULL;
     size_t need = 0;
     const char *e = getenv("GJ_JOIN_MSD");
     const bool force = e && strcmp(e, "force") == 0;
@@ -447,43 +442,28 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(NULL, start, P, M::SMALL, M::LARGE, end, list,
                                                              stat);
     JLAUNCHED();
-    if (vhi) { /* split values: CUB's sorts below write packed, into a packed copy split at the end */
-        JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
-        JCUDA(cudaStreamSynchronize(j->mem.s));
-        if (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER) {
-            JCUDA(mem_alloc(&j->mem, (void **)&pk, n * sizeof(V)));
-            dst = pk;
-        }
-    }
     /* 64 registers: 4 blocks an SM */
-    msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(tk, tv, kout, dst, start,
-                                                                                 hb, NULL, NULL, pk ? NULL : vhi);
+    msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(tk, tv, kout, vout, start,
+                                                                                 hb, NULL, NULL);
     JLAUNCHED();
-    msd_block_sort_kernel<K, V, 512, M::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(tk, tv, kout, dst,
+    msd_block_sort_kernel<K, V, 512, M::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(tk, tv, kout, vout,
                                                                                        start, hb, list,
-                                                                                       stat + 2,
-                                                                                       pk ? NULL : vhi);
+                                                                                       stat + 2);
     JLAUNCHED();
     JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
     if (hs[1] > 2 * (u64)GJ_MSD_MAX_OVER) { /* the sample missed a hot partition */
-        rc = sort_pairs<K, V>(j, tk, kout, tv, dst, n, 0, end_bit);
+        rc = sort_pairs<K, V>(j, tk, kout, tv, vout, n, 0, end_bit);
     } else if (hs[0]) {
-        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(NULL, need, tk, kout, tv, dst, (int)n, (int)P, start,
+        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(NULL, need, tk, kout, tv, vout, (int)n, (int)P, start,
                                                        end, 0, hb, j->mem.s));
         if ((rc = tmp_ensure(j, need)) != GJ_OK) goto done;
         need = j->tmp_bytes;
-        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(j->tmp, need, tk, kout, tv, dst, (int)n, (int)P, start,
+        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(j->tmp, need, tk, kout, tv, vout, (int)n, (int)P, start,
                                                        end, 0, hb, j->mem.s));
-    }
-    if (rc == GJ_OK && pk) {
-        split_pairs_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>((const unsigned long long *)pk,
-                                                                   (uint32_t *)vout, vhi, n);
-        JLAUNCHED();
     }
     if (rc == GJ_OK) *done = true;
 done:
-    mem_free(&j->mem, pk);
     mem_free(&j->mem, list);
     mem_free(&j->mem, end);
     mem_free(&j->mem, start);
@@ -569,30 +549,21 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
         const uint32_t *va = (const uint32_t *)x->payload[c].data, *vb = NULL;
         bool sorted = false;
         if (pair) {
-            /* S's pair leaves the own partition or the MSD sort as its two
-             * columns (split): when every S row matches once they are the
-             * output's columns as they are (write_dense), so nothing
-             * unpacks them */
-            const bool part = use_partition(b0, b1);
-            const char *ms = getenv("GJ_JOIN_MSD_SPLIT"); /* =off: the MSD sort packs (A/B runs) */
-            bool split = x == j->s && (part || (b0 == 0 && !(ms && strcmp(ms, "off") == 0)));
+            /* S's pair leaves the own partition as its two columns (split):
+             * when every S row matches once they are the output's columns
+             * as they are (write_dense), so nothing unpacks them */
+            const bool split = x == j->s && use_partition(b0, b1);
             void *pb = NULL;
             vb = (const uint32_t *)x->payload[c + 1].data;
             JCUDA(mem_alloc(&j->mem, &pt, n * (split ? 4 : 8)));
             if (split) JCUDA(mem_alloc(&j->mem, &pb, n * 4));
             /* packing fused into the first pass: the MSD sort (more than
-             * 16 bits) or the partition (at most 16; hashing too) */
-            if (b0 == 0 && !part)
+             * 16 bits; it declines where the partition takes it) or the
+             * partition (at most 16; hashing too) */
+            if (b0 == 0 && !split)
                 rc = msd_sort<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key, NULL, va, vb, (u64 *)pt,
-                                               n, b1, &sorted, (uint32_t *)pb);
-            if (rc == GJ_OK && !sorted && split && !part) { /* the MSD sort declined: CUB's sort packs */
-                mem_free(&j->mem, pb);
-                mem_free(&j->mem, pt);
-                pb = NULL;
-                split = false;
-                JCUDA(mem_alloc(&j->mem, &pt, n * 8));
-            }
-            if (rc == GJ_OK && !sorted && part) {
+                                               n, b1, &sorted);
+            if (rc == GJ_OK && !sorted && use_partition(b0, b1)) {
                 rc = j->hash_keys ? partition_pairs<K, u64, PV_PACK, true>(j, (const K *)x->key.data,
                                                                            (K *)out->key, NULL, va, vb, (u64 *)pt,
                                                                            n, b1, 0, NULL, NULL, (uint32_t *)pb)

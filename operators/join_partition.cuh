@@ -378,14 +378,12 @@ __global__ void msd_sample_kernel(const K *__restrict__ keys, unsigned long long
  * moving each key's 16-bit position in the partition rather than its value
  * (fewer registers and smaller exchanges: more blocks an SM); then the
  * values are staged in shared memory and the sorted keys and their values
- * stored striped, so coalesced. vhi (not NULL): 8-byte values leave split,
- * their low halves in vout as 4-byte values and their high halves in vhi
- * (a packed pair as its two columns: SMJ-TR's S side). */
+ * stored striped, so coalesced. */
 template <typename K, typename V, int THREADS, int ITEMS, int MINB>
 __global__ __launch_bounds__(THREADS, MINB) void msd_block_sort_kernel(
     const K *__restrict__ kin, const V *__restrict__ vin, K *__restrict__ kout, V *__restrict__ vout,
     const uint32_t *__restrict__ start, int bits, const uint32_t *__restrict__ list,
-    const unsigned long long *__restrict__ nlist, uint32_t *__restrict__ vhi)
+    const unsigned long long *__restrict__ nlist)
 {
     enum { TILE = THREADS * ITEMS };
     typedef cub::BlockLoad<K, THREADS, ITEMS, cub::BLOCK_LOAD_WARP_TRANSPOSE> Load;
@@ -416,28 +414,10 @@ __global__ __launch_bounds__(THREADS, MINB) void msd_block_sort_kernel(
             const uint32_t r = i * THREADS + threadIdx.x;
             if (r < m) {
                 kout[b + r] = keys[i];
-                if (vhi) { /* split: the low halves to vout as 4-byte values, the high ones to vhi */
-                    const unsigned long long v = (unsigned long long)sm.stage[pos[i]];
-                    ((uint32_t *)vout)[b + r] = (uint32_t)v;
-                    vhi[b + r] = (uint32_t)(v >> 32);
-                } else {
-                    vout[b + r] = sm.stage[pos[i]];
-                }
+                vout[b + r] = sm.stage[pos[i]];
             }
         }
         __syncthreads();
-    }
-}
-
-/* pk[i]'s low half to lo[i], its high half to hi[i], for i in [0, n) */
-static __global__ void split_pairs_kernel(const unsigned long long *__restrict__ pk, uint32_t *__restrict__ lo,
-                                          uint32_t *__restrict__ hi, unsigned long long n)
-{
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
-         i += (unsigned long long)gridDim.x * blockDim.x) {
-        const unsigned long long v = pk[i];
-        lo[i] = (uint32_t)v;
-        hi[i] = (uint32_t)(v >> 32);
     }
 }
 
