@@ -1173,6 +1173,10 @@ static double pgb_part_scratch(double n, int kb, int vb, int bits)
     return (bits > 8 ? n * (kb + vb) : 0) + floor(n / 4) + 1024;
 }
 
+/* SGB-DE-TR's dictionary table (operators/groupby_kernels.cuh dict_slots,
+ * DictSlot): 2^ceil(log2 2g) slots of 8 bytes, 16 with 8-byte keys. */
+static double dict_table_bytes(double g, int kb) { return pow2_at_least(fmax(2, 2 * g)) * (kb == 4 ? 8 : 16); }
+
 /* Peak device bytes of a group-by (the operator's own, the output
  * included, the inputs not), as operators/groupby_api.cu and
  * groupby_sort.cu allocate, every temporary held until its free:
@@ -1277,7 +1281,7 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
         ms_alloc(&m, g * (kb + outb + hid) + (special ? g * 4 : 0)); /* the output, group starts */
         if (de && (!ord || special)) { /* codes; the dictionary's table (at least 2g slots) while it encodes */
             ms_alloc(&m, n * 4);
-            ms_touch(&m, pow2_at_least(fmax(2, 2 * g)) * (kb == 4 ? 8 : 16));
+            ms_touch(&m, dict_table_bytes(g, kb));
         }
         if (impl != GJ_IMPL_SGB_UR && !ord) {
             ms_alloc(&m, n * kb); /* the sorts' junk key output */
@@ -1538,12 +1542,13 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * reads them (group ids + 1 written), then each group's key (the
          * keys and ids read again) */
         if (!fused) seq(a, "find group boundaries (group ids, group keys)", N * (2.0 * kb + 8) + g * kb);
-        if (ord) {
-        } else if (impl == GJ_IMPL_SGB_DE_TR) {
+        /* DE-TR's codes sort the payloads, or (rows in order) the specials */
+        const int de = impl == GJ_IMPL_SGB_DE_TR && (!ord || spec);
+        if (de) {
             /* Sec. 4.4: encode every key once (D), whatever the payloads,
              * through a hash table of the dictionary (operators/
              * groupby_kernels.cuh k_dict_build), zeroed first */
-            seq(a, "zero the dictionary's table", pow2_at_least(fmax(2, 2 * g)) * (kb == 4 ? 8 : 16));
+            seq(a, "zero the dictionary's table", dict_table_bytes(g, kb));
             double bm = gj_m44_bm(hw, g, kb) * GB;
             term(a, GJ_TERM_HASH, "dictionary-encode keys (D)", gj_m44_d(N, g, kb, hw->bw_seq * GB, bm),
                  (kb + 4.0) * (N + g) + N * 4);
@@ -1556,7 +1561,6 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * allocations: the output, the tiles' counts and their scan's
          * scratch, the group ids and their scan's scratch, the sorted key
          * and column copies and their sorts' scratch */
-        const int de = impl == GJ_IMPL_SGB_DE_TR && !ord;
         a->kernels += (ord ? 4 : !tr) + (fused ? 0 : 3) + 3 * de; /* the table's memset, build, encode */
         a->allocs += A + 1 + (ord ? 2 : 0) + (fused ? 0 : 2) + (ord ? 0 : tr ? 3 : 4) + 2 * de;
         a->syncs += 1 + (ord && !fused);
