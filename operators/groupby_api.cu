@@ -728,13 +728,13 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
             GJ_LAUNCHED();
         } else { /* the dictionary's table, held while it encodes; in shared memory when it fits */
             const uint64_t slots = dict_slots(groups);
+            const size_t tb = slots * sizeof(DictSlot<K>);
             void *table = NULL;
-            GJ_CUDA(gj_arena_alloc(&c.ar, &table, slots * sizeof(DictSlot<K>)));
-            GJ_CUDA(cudaMemsetAsync(table, 0, slots * sizeof(DictSlot<K>), c.st));
+            GJ_CUDA(gj_arena_alloc(&c.ar, &table, tb));
+            GJ_CUDA(cudaMemsetAsync(table, 0, tb, c.st));
             k_dict_build<K><<<grid_for(c, groups, 256), 256, 0, c.st>>>((const K *)out->key.data, groups,
                                                                       (DictSlot<K> *)table, slots - 1);
             GJ_LAUNCHED();
-            const size_t tb = slots * sizeof(DictSlot<K>);
             if (tb <= DICT_SMEM && !(e && !strcmp(e, "global"))) { /* GJ_SGB_ENCODE=global: A/B runs */
                 GJ_CUDA(cudaFuncSetAttribute(k_dict_encode_smem<K>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              (int)tb));

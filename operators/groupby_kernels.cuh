@@ -906,19 +906,19 @@ k_dict_build(const K *__restrict__ dict, uint32_t groups, DictSlot<K> *t, uint64
     }
 }
 
-/* code[i] = the code of key[i]; every key is in the table (it holds every
- * group's key), so the search ends at its slot, before an empty one. */
-template <typename K>
-__global__ void __launch_bounds__(PolicyStream::THREADS)
-k_dict_encode(const K *__restrict__ key, uint64_t n, const DictSlot<K> *__restrict__ t, uint64_t mask,
-              uint32_t *__restrict__ code)
+/* code[i] = the code of key[i], grid-stride; slot(h) reads slot h of the
+ * table (global or shared memory). Every key is in the table (it holds
+ * every group's key), so the search ends at its slot, before an empty one. */
+template <typename K, typename Slot>
+__device__ __forceinline__ void dict_encode_rows(const K *__restrict__ key, uint64_t n, uint64_t mask,
+                                                 uint32_t *__restrict__ code, Slot slot)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
         const K k = key[i];
         uint64_t h = (uint64_t)gjh::hash_key(k) & mask;
         uint32_t c = 0;
         for (uint64_t probe = 0; probe <= mask; probe++, h = (h + 1) & mask) {
-            const DictSlot<K> s = ld_slot(t + h);
+            const DictSlot<K> s = slot(h);
             if (!s.code1) break; /* not in the table: cannot happen */
             if (s.key == k) {
                 c = s.code1 - 1;
@@ -927,6 +927,14 @@ k_dict_encode(const K *__restrict__ key, uint64_t n, const DictSlot<K> *__restri
         }
         code[i] = c;
     }
+}
+
+template <typename K>
+__global__ void __launch_bounds__(PolicyStream::THREADS)
+k_dict_encode(const K *__restrict__ key, uint64_t n, const DictSlot<K> *__restrict__ t, uint64_t mask,
+              uint32_t *__restrict__ code)
+{
+    dict_encode_rows(key, n, mask, code, [t](uint64_t h) { return ld_slot(t + h); });
 }
 
 /* k_dict_encode with the table copied into each block's shared memory
@@ -947,20 +955,7 @@ k_dict_encode_smem(const K *__restrict__ key, uint64_t n, const DictSlot<K> *__r
     DictSlot<K> *st = (DictSlot<K> *)dict_sm;
     for (uint64_t i = threadIdx.x; i <= mask; i += blockDim.x) st[i] = ld_slot(t + i);
     __syncthreads();
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-        const K k = key[i];
-        uint64_t h = (uint64_t)gjh::hash_key(k) & mask;
-        uint32_t c = 0;
-        for (uint64_t probe = 0; probe <= mask; probe++, h = (h + 1) & mask) {
-            const DictSlot<K> s = st[h];
-            if (!s.code1) break; /* not in the table: cannot happen */
-            if (s.key == k) {
-                c = s.code1 - 1;
-                break;
-            }
-        }
-        code[i] = c;
-    }
+    dict_encode_rows(key, n, mask, code, [st](uint64_t h) { return st[h]; });
 }
 
 /* The same codes by a binary search of the sorted keys (no table). */

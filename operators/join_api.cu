@@ -1022,11 +1022,11 @@ struct MatchedRow {
  * GJ_JOIN_COMPACT=write|select forces one, =fused PHJ's one pass (A/B
  * runs; select then gives PHJ the select and its gathers; fused:N, N
  * items a block: tests/test_join.c). */
-bool compact_env(const char *v) /* GJ_JOIN_COMPACT is v, or v:... */
+const char *compact_env(const char *v) /* GJ_JOIN_COMPACT is v or v:ARG: "" or ":ARG"; else NULL */
 {
     const char *e = getenv("GJ_JOIN_COMPACT");
     const size_t n = strlen(v);
-    return e && strncmp(e, v, n) == 0 && (e[n] == 0 || e[n] == ':');
+    return e && strncmp(e, v, n) == 0 && (e[n] == 0 || e[n] == ':') ? e + n : NULL;
 }
 bool compact_by_select(const Job *j, u64 total, u64 items, u64 busy_items)
 {
@@ -1123,11 +1123,11 @@ int write_compact(Job *j, const Side *rs, const Side *ss, const uint32_t *first,
     dense_add_side(&d, 1, ss, o);
     int dev = 0, sms = 0;
     u64 per = 1;
+    const char *fused = compact_env("fused");
     JCUDA(cudaGetDevice(&dev));
     JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     per = (it.n + (u64)sms * P::MINB * 8 - 1) / ((u64)sms * P::MINB * 8); /* items a block: 8 blocks a slot */
-    if (compact_env("fused") && strchr(getenv("GJ_JOIN_COMPACT"), ':'))
-        per = strtoull(strchr(getenv("GJ_JOIN_COMPACT"), ':') + 1, NULL, 10);
+    if (fused && *fused == ':') per = strtoull(fused + 1, NULL, 10);
     if (per < 1) per = 1;
     phj_compact_write_kernel<K, P::V, P::THREADS, P::MINB><<<(unsigned)((it.n + per - 1) / per), P::THREADS, 0,
                                                               j->mem.s>>>(
