@@ -7,7 +7,9 @@
  * Then a check: the custom output equals CUB's, row for row (both are the
  * stable sort on those bits), on the whole input and on keys + 1 (16-byte
  * misaligned keys: the histogram's scalar path), n - 1 rows.
- * usage: join_part_bench [repeat [pack|rowid|all [custom|cub|both [check]]]]
+ * usage: join_part_bench [repeat [pack|rowid|split|all [custom|cub|both [check]]]]
+ *   split: pack with the last pass's values split into two 4-byte columns
+ *   (GJ_PART_SPLIT, PHJ's S side; custom only)
  *   PART_BITS=b: b bits instead of 16 (one pass at 8 or fewer)
  *   (bench/part_scatter_device.sh runs it; the library reads the opt-in
  *   GJ_JOIN_PART_SHAPE=768x10) */
@@ -91,11 +93,13 @@ int main(int argc, char **argv)
     printf("# n=%llu bits=%d, median of %d, shape=%s\n", (unsigned long long)n, part_bits(), repeat,
            getenv("GJ_JOIN_PART_SHAPE") ? getenv("GJ_JOIN_PART_SHAPE") : "default");
     printf("%-6s %-6s %9s %9s %12s\n", "values", "impl", "ms", "min", "GB/s(56|36B)");
-    for (int mode = 0; mode < 2; mode++) {
-        if ((mode == 0 && !strcmp(modes, "rowid")) || (mode == 1 && !strcmp(modes, "pack"))) continue;
-        const int m = mode == 0 ? GJ_PART_PACK : GJ_PART_IOTA;
+    static const char *const names[3] = {"pack", "rowid", "split"};
+    static const int mvals[3] = {GJ_PART_PACK, GJ_PART_IOTA, GJ_PART_PACK | GJ_PART_SPLIT};
+    for (int mode = 0; mode < 3; mode++) {
+        if (strcmp(modes, "all") && strcmp(modes, names[mode])) continue;
+        const int m = mvals[mode];
         for (int cub = 0; cub < 2; cub++) {
-            if ((cub && !strcmp(impls, "custom")) || (!cub && !strcmp(impls, "cub"))) continue;
+            if ((cub && (!strcmp(impls, "custom") || mode == 2)) || (!cub && !strcmp(impls, "cub"))) continue;
             double v[64];
             for (int k = -1; k < repeat; k++) {
                 float ms = 0;
@@ -112,13 +116,13 @@ int main(int argc, char **argv)
             }
             qsort(v, repeat, sizeof *v, cmp_d);
             /* bytes of the custom partition: 2 passes x (hist 4 + scatter r/w) */
-            const double bytes = (mode == 0 ? 56.0 : 36.0) * n;
-            printf("%-6s %-6s %9.3f %9.3f %12.0f\n", mode == 0 ? "pack" : "rowid", cub ? "cub" : "custom",
+            const double bytes = (mode == 1 ? 36.0 : 56.0) * n;
+            printf("%-6s %-6s %9.3f %9.3f %12.0f\n", names[mode], cub ? "cub" : "custom",
                    v[repeat / 2], v[0], bytes / (v[repeat / 2] * 1e-3) / 1e9);
         }
-        if (do_check) {
+        if (do_check && mode < 2) {
             const int b0 = check(&r, 0, m, ko, vo, ctx), b1 = check(&r, 1, m, ko, vo, ctx);
-            printf("check %s: custom == CUB on %llu rows: %s; on keys + 1: %s\n", mode == 0 ? "pack" : "rowid",
+            printf("check %s: custom == CUB on %llu rows: %s; on keys + 1: %s\n", names[mode],
                    (unsigned long long)n, b0 ? "DIFFERS" : "equal", b1 ? "DIFFERS" : "equal");
             if (b0 || b1) rc = 5;
         }

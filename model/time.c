@@ -452,14 +452,14 @@ static int gfur_pairs(int dense, int transformed, double n, double M, int p, int
     return dense && transformed && M * 4 >= n && p >= 2 ? gftr_pairs(p, pb) : 0;
 }
 
-/* S's packed pairs that leave the own partition split into their two
- * columns (operators/join_api.cu transform_cols): all of them when it
- * sorts S's pairs, none otherwise. They are output columns as they are:
- * the dense write has nothing to unpack. */
+/* S's packed pairs that leave the own partition or SMJ-TR's MSD sort split
+ * into their two columns (operators/join_api.cu transform_cols): all of
+ * them when one of those sorts S's pairs, none when CUB's does. They are
+ * output columns as they are: the dense write has nothing to unpack. */
 static int s_split_pairs(gj_impl impl, double S, int pb, int ps, int b, int kbits, double hot)
 {
     int t = 0;
-    return gftr_sort(impl, S, pb, 8, b, kbits, hot, &t) == GROUP_OWN ? gftr_pairs(ps, pb) : 0;
+    return gftr_sort(impl, S, pb, 8, b, kbits, hot, &t) != GROUP_CUB ? gftr_pairs(ps, pb) : 0;
 }
 
 /* One GFTR group's time (gftr_sort's choice): the MSD sort is the

@@ -242,10 +242,13 @@ bool part_tile_order()
  * allocated here. vhi: the last pass writes 8-byte values split, the low
  * halves to vout as a column of n 4-byte values, the high halves to vhi
  * (part_scatter_kernel); vout is then never a pass's source (two passes at
- * most: the first writes the scratch). */
-template <typename C, typename K, typename V, int MODE, bool HASH>
+ * most: the first writes the scratch). SEGX: the scratch's values are in
+ * two pieces, rows [0, ceil(n / 2)) at xv and the rest at xv2 (two 4-byte
+ * columns of n + 1 and n rows serve as a scratch of n 8-byte values:
+ * SMJ-TR's S pair, msd_sort). */
+template <typename C, typename K, typename V, int MODE, bool HASH, bool SEGX = false>
 int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb,
-                  V *vout, u64 n, int bits, int lo0, K *xk, V *xv, uint32_t *vhi)
+                  V *vout, u64 n, int bits, int lo0, K *xk, V *xv, uint32_t *vhi, V *xv2 = NULL)
 {
     enum { TILE = C::THREADS * C::ITEMS, HT = 384 };
     static_assert(TILE % (16 / sizeof(K)) == 0, "histogram vector loads need whole vectors per tile");
@@ -254,10 +257,11 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     const int passes = (bits + 7) / 8;
     static_assert(C::MAX_PASSES <= 2, "vhi: vout must not be read back");
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
-    auto *ks1 = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::DYN>;
-    auto *ks2 = part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::DYN>;
+    auto *ks1 = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::DYN, SEGX ? 1 : 0>;
+    auto *ks2 = part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::DYN, SEGX ? 2 : 0>;
+    const u64 vsplit = SEGX ? (n + 1) / 2 : ~0ULL;
     K *tk = NULL, *tk_own = NULL;
-    V *tv = NULL, *tv_own = NULL;
+    V *tv = NULL, *tv_own = NULL, *seg_tv = NULL, *seg_out = NULL;
     uint32_t *hist = NULL, *ctr = NULL;
     const bool dyn_order = part_tile_order();
     int lo = lo0;
@@ -271,7 +275,8 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_h, part_hist_kernel<K, HT>, HT, 0));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_s, ks1, C::THREADS, dyn));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_c, ks2, C::THREADS, dyn));
-    if (passes > 1 && xk && xv) {
+    static_assert(!SEGX || C::MAX_PASSES <= 2, "SEGX: the first pass writes the scratch, the second reads it");
+    if (passes > 1 && xk && xv && (!SEGX || xv2)) {
         tk = xk;
         tv = xv;
     } else if (passes > 1) {
@@ -280,6 +285,10 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         tk = tk_own;
         tv = tv_own;
     }
+    /* SEGX kernels address rows from vsplit on through v2: the caller's
+     * second piece for the scratch it gave, else the same array's */
+    if (SEGX && tv) seg_tv = tv == xv ? xv2 : tv + vsplit;
+    if (SEGX) seg_out = vout + vsplit;
     /* the histograms, then a tile counter a pass (part_tile_order) */
     JCUDA(mem_alloc(&j->mem, (void **)&hist, ((size_t)256 * hist_stride(tiles) + 2) * 4));
     ctr = dyn_order ? hist + (size_t)256 * hist_stride(tiles) : NULL;
@@ -302,11 +311,11 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         if (p == 0) {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_s) ? tiles : sms * occ_s);
             ks1<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, va, vb, kd, vd, p == passes - 1 ? vhi : NULL, n, lo,
-                                                   mask, hist, tiles, ctr ? ctr + p : NULL);
+                                                   mask, hist, tiles, ctr ? ctr + p : NULL, vd == tv ? seg_tv : seg_out, vsplit);
         } else {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_c) ? tiles : sms * occ_c);
             ks2<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd, p == passes - 1 ? vhi : NULL, n,
-                                                   lo, mask, hist, tiles, ctr ? ctr + p : NULL);
+                                                   lo, mask, hist, tiles, ctr ? ctr + p : NULL, vs == tv ? seg_tv : seg_out, vsplit);
         }
         JLAUNCHED();
         lo += w;
@@ -324,10 +333,10 @@ struct PartCfg {
     static constexpr bool DYN = D;
 };
 
-template <typename K, typename V, int MODE, bool HASH = false>
+template <typename K, typename V, int MODE, bool HASH = false, bool SEGX = false>
 int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va,
                     const uint32_t *vb, V *vout, u64 n, int bits, int lo0 = 0, K *xk = NULL, V *xv = NULL,
-                    uint32_t *vhi = NULL)
+                    uint32_t *vhi = NULL, V *xv2 = NULL)
 {
     typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false> P;
     /* 24 warps on a 7680-row tile staged in dynamic shared memory (80
@@ -344,12 +353,15 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
      * 8-byte pairs). 1024 x 8 (32 warps, 64 registers) and two blocks of
      * 512 x 10 an SM measured slower on W1 (bench/RESULTS.md, Group-by,
      * session 12).
-     * GJ_JOIN_PART_SHAPE=384x15 selects the other shape (A/B runs). */
+     * GJ_JOIN_PART_SHAPE=384x15 selects the other shape (A/B runs; not
+     * for a scratch in two pieces, SEGX: fewer instantiations). */
     const char *e = getenv("GJ_JOIN_PART_SHAPE");
-    if (!(e && strcmp(e, "384x15") == 0))
-        return partition_run<PartCfg<768, 10, 1, true>, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits,
-                                                                          lo0, xk, xv, vhi);
-    return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits, lo0, xk, xv, vhi);
+    if constexpr (!SEGX) {
+        if (e && strcmp(e, "384x15") == 0)
+            return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits, lo0, xk, xv, vhi);
+    }
+    return partition_run<PartCfg<768, 10, 1, true>, K, V, MODE, HASH, SEGX>(j, kin, kout, vin, va, vb, vout, n,
+                                                                            bits, lo0, xk, xv, vhi, xv2);
 }
 
 /* MSD sort, for SMJ's keys of more than 16 bits with 8-byte values (a
@@ -381,15 +393,20 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
  * partitions of exactly LARGE rows, over it). If the exact sizes still hold
  * a partition over 2 GJ_MSD_MAX_OVER, CUB's radix sort sorts the
  * partitioned pairs. The first pass makes the values (MODE), so no packed
- * copy is written first. GJ_JOIN_MSD=off turns it off (A/B runs); =force
- * takes inputs below GJ_MSD_MIN_ROWS too (tests). */
+ * copy is written first. vhi (not NULL): the values leave split, their
+ * low halves in vout as 4-byte values, their high halves in vhi (S's
+ * packed pair as its two columns, as the partition leaves it); where
+ * CUB's sorts must finish the job they write a packed copy (n 8-byte
+ * values more, held until it is split: skew only). GJ_JOIN_MSD=off turns
+ * it off (A/B runs); =force takes inputs below GJ_MSD_MIN_ROWS too
+ * (tests). */
 struct MsdPolicy {
     enum { SMALL = 256 * 10, LARGE = 256 * 16, SAMPLES = 1 << 18 };
 };
 
 template <typename K, typename V, int MODE>
 int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb, V *vout,
-             u64 n, int end_bit, bool *done)
+             u64 n, int end_bit, bool *done, uint32_t *vhi = NULL)
 {
     typedef MsdPolicy M;
     static_assert(sizeof(V) == 8, "measured faster than CUB's sort with 8-byte values only");
@@ -397,7 +414,7 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     uint32_t P = 0, *hist = NULL, *start = NULL, *end = NULL, *list = NULL;
     u64 *stat = NULL, hs[3] = {0, 0, 0}, samples = 0, stride = 1;
     K *tk = NULL;
-    V *tv = NULL;
+    V *tv = NULL, *pk = NULL, *dst = vout;
     size_t need = 0;
     const char *e = getenv("GJ_JOIN_MSD");
     const bool force = e && strcmp(e, "force") == 0;
@@ -434,7 +451,14 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     JCUDA(mem_alloc(&j->mem, (void **)&start, ((size_t)P + 1) * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&end, (size_t)P * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&list, (size_t)P * 4));
-    rc = partition_pairs<K, V, MODE>(j, kin, tk, vin, va, vb, tv, n, t, hb, kout, vout);
+    /* kout, vout: the partition's scratch; split, vout and vhi are two
+     * 4-byte columns (n + 1 and n rows: transform_cols), a scratch of n
+     * 8-byte values in two pieces (SEGX) */
+    if (vhi)
+        rc = partition_pairs<K, V, MODE, false, true>(j, kin, tk, vin, va, vb, tv, n, t, hb, kout, vout, NULL,
+                                                      (V *)vhi);
+    else
+        rc = partition_pairs<K, V, MODE>(j, kin, tk, vin, va, vb, tv, n, t, hb, kout, vout);
     if (rc != GJ_OK) goto done;
     bounds_kernel<K><<<grid_for(P + 1, 256), 256, 0, j->mem.s>>>(tk, n, P - 1, P, start, hb);
     JLAUNCHED();
@@ -442,28 +466,43 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(NULL, start, P, M::SMALL, M::LARGE, end, list,
                                                              stat);
     JLAUNCHED();
+    if (vhi) { /* split values: CUB's sorts below write packed, into a packed copy split at the end */
+        JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
+        JCUDA(cudaStreamSynchronize(j->mem.s));
+        if (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER) {
+            JCUDA(mem_alloc(&j->mem, (void **)&pk, n * sizeof(V)));
+            dst = pk;
+        }
+    }
     /* 64 registers: 4 blocks an SM */
-    msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(tk, tv, kout, vout, start,
-                                                                                 hb, NULL, NULL);
+    msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(tk, tv, kout, dst, start,
+                                                                                 hb, NULL, NULL, pk ? NULL : vhi);
     JLAUNCHED();
-    msd_block_sort_kernel<K, V, 512, M::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(tk, tv, kout, vout,
+    msd_block_sort_kernel<K, V, 512, M::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(tk, tv, kout, dst,
                                                                                        start, hb, list,
-                                                                                       stat + 2);
+                                                                                       stat + 2,
+                                                                                       pk ? NULL : vhi);
     JLAUNCHED();
     JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
     if (hs[1] > 2 * (u64)GJ_MSD_MAX_OVER) { /* the sample missed a hot partition */
-        rc = sort_pairs<K, V>(j, tk, kout, tv, vout, n, 0, end_bit);
+        rc = sort_pairs<K, V>(j, tk, kout, tv, dst, n, 0, end_bit);
     } else if (hs[0]) {
-        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(NULL, need, tk, kout, tv, vout, (int)n, (int)P, start,
+        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(NULL, need, tk, kout, tv, dst, (int)n, (int)P, start,
                                                        end, 0, hb, j->mem.s));
         if ((rc = tmp_ensure(j, need)) != GJ_OK) goto done;
         need = j->tmp_bytes;
-        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(j->tmp, need, tk, kout, tv, vout, (int)n, (int)P, start,
+        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(j->tmp, need, tk, kout, tv, dst, (int)n, (int)P, start,
                                                        end, 0, hb, j->mem.s));
+    }
+    if (rc == GJ_OK && pk) {
+        split_pairs_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>((const unsigned long long *)pk,
+                                                                   (uint32_t *)vout, vhi, n);
+        JLAUNCHED();
     }
     if (rc == GJ_OK) *done = true;
 done:
+    mem_free(&j->mem, pk);
     mem_free(&j->mem, list);
     mem_free(&j->mem, end);
     mem_free(&j->mem, start);
@@ -549,21 +588,31 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
         const uint32_t *va = (const uint32_t *)x->payload[c].data, *vb = NULL;
         bool sorted = false;
         if (pair) {
-            /* S's pair leaves the own partition as its two columns (split):
-             * when every S row matches once they are the output's columns
-             * as they are (write_dense), so nothing unpacks them */
-            const bool split = x == j->s && use_partition(b0, b1);
+            /* S's pair leaves the own partition or the MSD sort as its two
+             * columns (split): when every S row matches once they are the
+             * output's columns as they are (write_dense), so nothing
+             * unpacks them */
+            const bool part = use_partition(b0, b1);
+            const char *ms = getenv("GJ_JOIN_MSD_SPLIT"); /* =off: the MSD sort packs (A/B runs) */
+            bool split = x == j->s && (part || (b0 == 0 && !(ms && strcmp(ms, "off") == 0)));
             void *pb = NULL;
             vb = (const uint32_t *)x->payload[c + 1].data;
-            JCUDA(mem_alloc(&j->mem, &pt, n * (split ? 4 : 8)));
+            /* the MSD sort's split pt has a row more: with pb the scratch of its partition (msd_sort) */
+            JCUDA(mem_alloc(&j->mem, &pt, split ? (n + (part ? 0 : 1)) * 4 : n * 8));
             if (split) JCUDA(mem_alloc(&j->mem, &pb, n * 4));
             /* packing fused into the first pass: the MSD sort (more than
-             * 16 bits; it declines where the partition takes it) or the
-             * partition (at most 16; hashing too) */
-            if (b0 == 0 && !split)
+             * 16 bits) or the partition (at most 16; hashing too) */
+            if (b0 == 0 && !part)
                 rc = msd_sort<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key, NULL, va, vb, (u64 *)pt,
-                                               n, b1, &sorted);
-            if (rc == GJ_OK && !sorted && use_partition(b0, b1)) {
+                                               n, b1, &sorted, (uint32_t *)pb);
+            if (rc == GJ_OK && !sorted && split && !part) { /* the MSD sort declined: CUB's sort packs */
+                mem_free(&j->mem, pb);
+                mem_free(&j->mem, pt);
+                pb = NULL;
+                split = false;
+                JCUDA(mem_alloc(&j->mem, &pt, n * 8));
+            }
+            if (rc == GJ_OK && !sorted && part) {
                 rc = j->hash_keys ? partition_pairs<K, u64, PV_PACK, true>(j, (const K *)x->key.data,
                                                                            (K *)out->key, NULL, va, vb, (u64 *)pt,
                                                                            n, b1, 0, NULL, NULL, (uint32_t *)pb)

@@ -137,12 +137,17 @@ union PartSmem {
     V v[THREADS * ITEMS];
 };
 
-template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false, bool DYN = false>
+/* SEG: the values' array is in two pieces, rows [0, vsplit) at vout (SEG
+ * 1) or vin (SEG 2) and rows [vsplit, n) at v2: 1, the values written so;
+ * 2, read so (a scratch pair made of two 4-byte columns, join_api.cu
+ * partition_run). 0: v2 unused. */
+template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false, bool DYN = false,
+          int SEG = 0>
 __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ va,
     const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, uint32_t *__restrict__ vhi,
     unsigned long long n, int lo, uint32_t mask, const uint32_t *__restrict__ offs, uint32_t tiles,
-    uint32_t *__restrict__ tile_ctr)
+    uint32_t *__restrict__ tile_ctr, V *__restrict__ v2, unsigned long long vsplit)
 {
     enum { TILE = THREADS * ITEMS };
     /* CUB onesweep's ranker: per-warp counts first, then warp matches; no
@@ -190,7 +195,7 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         for (int i = 0; i < ITEMS; i++) {
             const unsigned long long x = base + i * 32;
             if (MODE == PV_IOTA) vals[i] = (V)x;
-            else if (MODE == PV_COPY) vals[i] = x < n ? vin[x] : (V)0;
+            else if (MODE == PV_COPY) vals[i] = x < n ? (SEG == 2 && x >= vsplit ? v2[x - vsplit] : vin[x]) : (V)0;
             else vals[i] = x < n ? (V)((unsigned long long)va[x] | ((unsigned long long)vb[x] << 32)) : (V)0;
         }
         if (tid <= (int)mask) off[tid] = goff - (uint32_t)prefix[0];
@@ -242,7 +247,9 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
 #pragma unroll
             for (int i = 0; i < ITEMS; i++) {
                 const uint32_t p = tid + i * THREADS;
-                if (p < valid) vout[dst[i]] = u.v[p];
+                if (p >= valid) continue;
+                if (SEG == 1 && dst[i] >= vsplit) v2[dst[i] - vsplit] = u.v[p];
+                else vout[dst[i]] = u.v[p];
             }
         }
         __syncthreads();
@@ -378,12 +385,14 @@ __global__ void msd_sample_kernel(const K *__restrict__ keys, unsigned long long
  * moving each key's 16-bit position in the partition rather than its value
  * (fewer registers and smaller exchanges: more blocks an SM); then the
  * values are staged in shared memory and the sorted keys and their values
- * stored striped, so coalesced. */
+ * stored striped, so coalesced. vhi (not NULL): 8-byte values leave split,
+ * their low halves in vout as 4-byte values and their high halves in vhi
+ * (a packed pair as its two columns: SMJ-TR's S side). */
 template <typename K, typename V, int THREADS, int ITEMS, int MINB>
 __global__ __launch_bounds__(THREADS, MINB) void msd_block_sort_kernel(
     const K *__restrict__ kin, const V *__restrict__ vin, K *__restrict__ kout, V *__restrict__ vout,
     const uint32_t *__restrict__ start, int bits, const uint32_t *__restrict__ list,
-    const unsigned long long *__restrict__ nlist)
+    const unsigned long long *__restrict__ nlist, uint32_t *__restrict__ vhi)
 {
     enum { TILE = THREADS * ITEMS };
     typedef cub::BlockLoad<K, THREADS, ITEMS, cub::BLOCK_LOAD_WARP_TRANSPOSE> Load;
@@ -414,10 +423,28 @@ __global__ __launch_bounds__(THREADS, MINB) void msd_block_sort_kernel(
             const uint32_t r = i * THREADS + threadIdx.x;
             if (r < m) {
                 kout[b + r] = keys[i];
-                vout[b + r] = sm.stage[pos[i]];
+                if (vhi) { /* split: the low halves to vout as 4-byte values, the high ones to vhi */
+                    const unsigned long long v = (unsigned long long)sm.stage[pos[i]];
+                    ((uint32_t *)vout)[b + r] = (uint32_t)v;
+                    vhi[b + r] = (uint32_t)(v >> 32);
+                } else {
+                    vout[b + r] = sm.stage[pos[i]];
+                }
             }
         }
         __syncthreads();
+    }
+}
+
+/* pk[i]'s low half to lo[i], its high half to hi[i], for i in [0, n) */
+static __global__ void split_pairs_kernel(const unsigned long long *__restrict__ pk, uint32_t *__restrict__ lo,
+                                          uint32_t *__restrict__ hi, unsigned long long n)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        const unsigned long long v = pk[i];
+        lo[i] = (uint32_t)v;
+        hi[i] = (uint32_t)(v >> 32);
     }
 }
 

@@ -586,6 +586,10 @@ static void test_gpu_smj_msd_paths(void **state)
         gj_htable_free(&hs);
     }
     pkfk_case(300007, 300001, 1, 8, 1, 2, W8, 1ULL << 40);
+    /* odd sizes, S's 4-byte pair split: the MSD partition's two passes go
+     * through S's two columns as a scratch in two pieces of ceil(n / 2)
+     * and floor(n / 2) 8-byte values */
+    pkfk_case((1ULL << 20) + 3, (1ULL << 20) + 7, 1, 4, 2, 2, W4, 0);
 }
 
 /* A probe side spread thinly over a large build side, where SMJ's threads
