@@ -311,11 +311,13 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         if (p == 0) {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_s) ? tiles : sms * occ_s);
             ks1<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, va, vb, kd, vd, p == passes - 1 ? vhi : NULL, n, lo,
-                                                   mask, hist, tiles, ctr ? ctr + p : NULL, vd == tv ? seg_tv : seg_out, vsplit);
+                                                   mask, hist, tiles, ctr ? ctr + p : NULL,
+                                                   vd == tv ? seg_tv : seg_out, vsplit);
         } else {
             const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_c) ? tiles : sms * occ_c);
             ks2<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd, p == passes - 1 ? vhi : NULL, n,
-                                                   lo, mask, hist, tiles, ctr ? ctr + p : NULL, vs == tv ? seg_tv : seg_out, vsplit);
+                                                   lo, mask, hist, tiles, ctr ? ctr + p : NULL,
+                                                   vs == tv ? seg_tv : seg_out, vsplit);
         }
         JLAUNCHED();
         lo += w;
