@@ -17,10 +17,10 @@
 //   3. keys staged at those places (ck), stored; each place's digit kept
 //      (dg); then the values, loaded while the keys are stored, staged
 //      (cv, over ck) and stored.
-// Estimated from the request count of call 4 (about 2 requests a run and
-// column): a fifth fewer requests, so the pass at 1.51 ms (packed, 2^27
-// rows, u32 keys, u64 values, 8 bits) would take about 1.2 ms if the
-// requests set its pace.
+// bench/scatter_requests.py (a line-count model, which under-counts call
+// 4's measured requests) gives 12% fewer requests: if they set the pace,
+// the pass at 1.51 ms (packed, 2^27 rows, u32 keys, u64 values, 8 bits)
+// would take about 1.33 ms.
 //
 // Measured against part_scatter_kernel itself (768 x 10, dynamic tile
 // order, its own histogram of 7680-row tiles), one 8-bit pass, keys hashed
