@@ -59,23 +59,16 @@ struct PairSmem {
     uint32_t next;
 };
 
-__device__ __forceinline__ void load_keys(const uint32_t *kin, u64 n, u64 base, uint32_t (&k)[ITEMS])
+/* a tile's rows from base on, warp-striped as part_scatter_kernel loads
+ * them; rows past n get pad (keys: all ones, which rank last) */
+template <typename T>
+__device__ __forceinline__ void load_rows(const T *in, u64 n, u64 base, T (&r)[ITEMS], T pad)
 {
     const u64 w = (threadIdx.x >> 5) * (ITEMS * 32) + (threadIdx.x & 31);
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
         const u64 x = base + w + i * 32;
-        k[i] = x < n ? kin[x] : ~0u; /* padding ranks last */
-    }
-}
-
-__device__ __forceinline__ void load_vals(const u64 *vin, u64 n, u64 base, u64 (&v)[ITEMS])
-{
-    const u64 w = (threadIdx.x >> 5) * (ITEMS * 32) + (threadIdx.x & 31);
-#pragma unroll
-    for (int i = 0; i < ITEMS; i++) {
-        const u64 x = base + w + i * 32;
-        v[i] = x < n ? vin[x] : 0;
+        r[i] = x < n ? in[x] : pad;
     }
 }
 
@@ -100,7 +93,7 @@ __global__ __launch_bounds__(THREADS, 1) void pair_scatter_kernel(const uint32_t
         uint32_t keys[ITEMS];
         int ra[ITEMS], rb[ITEMS], pre[1];
         /* 1. A */
-        load_keys(kin, n, base, keys);
+        load_rows(kin, n, base, keys, ~0u);
         Rank(s.x.rank).RankKeys(keys, ra, dig, pre);
         if (tid < 256) s.exa[tid] = pre[0];
         if (tid == 0) s.exa[256] = TILE;
@@ -108,7 +101,7 @@ __global__ __launch_bounds__(THREADS, 1) void pair_scatter_kernel(const uint32_t
         for (int i = 0; i < ITEMS; i++) s.z.tk[ra[i]] = keys[i];
         __syncthreads(); /* the ranking storage is B's now */
         /* 2. B */
-        load_keys(kin, n, base + TILE, keys);
+        load_rows(kin, n, base + TILE, keys, ~0u);
         Rank(s.x.rank).RankKeys(keys, rb, dig, pre);
         if (tid < 256) s.exb[tid] = pre[0];
         if (tid == 0) s.exb[256] = TILE;
@@ -129,8 +122,8 @@ __global__ __launch_bounds__(THREADS, 1) void pair_scatter_kernel(const uint32_t
             s.x.ck[r + s.exb[dig.Digit(k)]] = k;
         }
         u64 vals_a[ITEMS], vals_b[ITEMS]; /* in flight while the keys are stored */
-        load_vals(vin, n, base, vals_a);
-        load_vals(vin, n, base + TILE, vals_b);
+        load_rows(vin, n, base, vals_a, 0ull);
+        load_rows(vin, n, base + TILE, vals_b, 0ull);
         __syncthreads(); /* ck complete; tk read */
         const uint32_t valid = va + vb;
 #pragma unroll

@@ -4,7 +4,7 @@
 # (carry it; the call unpacks it into build/vt).
 set -eu
 name=${1:?name}
-make -j16 all bench-tools $(ls build/tests/test_* | grep -v '\.') > /dev/null
+make -j16 all bench-tools $(ls tests/test_*.c | sed 's|^tests/\(.*\)\.c$|build/tests/\1|') > /dev/null
 rm -rf build/vt && mkdir -p build/vt
 cp bin/gjadvise build/tests/test_* build/tests/libcmocka.so.0 build/bench/join_bench build/vt/
 tar czf "build/$name.tgz" -C build vt

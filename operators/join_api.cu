@@ -255,7 +255,8 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     const size_t dyn = C::DYN ? sizeof(PartSmem<K, V, C::THREADS, C::ITEMS>) : 0;
     int rc = GJ_OK, dev = 0, sms = 0, occ_h = 0, occ_s = 0, occ_c = 0;
     const int passes = (bits + 7) / 8;
-    static_assert(C::MAX_PASSES <= 2, "vhi: vout must not be read back");
+    static_assert(C::MAX_PASSES <= 2,
+                  "vhi: vout is not read back; SEGX: the first pass writes the scratch, the second reads it");
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
     auto *ks1 = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::DYN, SEGX ? 1 : 0>;
     auto *ks2 = part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::DYN, SEGX ? 2 : 0>;
@@ -275,7 +276,6 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_h, part_hist_kernel<K, HT>, HT, 0));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_s, ks1, C::THREADS, dyn));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_c, ks2, C::THREADS, dyn));
-    static_assert(!SEGX || C::MAX_PASSES <= 2, "SEGX: the first pass writes the scratch, the second reads it");
     if (passes > 1 && xk && xv && (!SEGX || xv2)) {
         tk = xk;
         tv = xv;
