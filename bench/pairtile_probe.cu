@@ -1,38 +1,33 @@
-// Probe (session 18, built here; not yet run on a GPU): does the partition
-// scatter get faster when its bin runs are twice as long?
+// Probe: what sets the pace of the partition scatter (part_scatter_kernel,
+// operators/join_partition.cuh)? Three scatters of one pass (4-byte keys,
+// 8-byte values), each checked byte for byte against part_scatter_kernel:
 //
-// Session 18 (bench/RESULTS.md, call 4) found part_scatter_kernel bound by
-// its L2 write requests, not by DRAM: storing the values split (one column
-// more) cost 0.3-0.4 ms a pass of 2^27 rows for the same bytes, with a
-// third more requests. A warp's store of 32 staged rows touches the lines
-// of each bin's run it crosses, and a 7680-row tile cut into 256 bins
-// leaves runs of about 30 rows. Longer tiles were register-bound (session
-// 5: 1024 threads, 64 registers). This kernel keeps 768 x 10 in registers
-// but ranks two consecutive tiles (A, B) one after the other and stages
-// both into one shared-memory buffer in digit order before it stores, so
-// each bin's run covers 15360 rows' worth (about 60 rows):
+// pair_scatter_kernel (session 18): ranks two consecutive tiles (A, B) of
+// 768 x 10 one after the other and stages both in one shared-memory buffer
+// in digit order before it stores, so each bin's run covers about 60 rows
+// instead of 30:
 //   1. rank A; A's keys staged by rank (tk); ranks kept;
 //   2. rank B; every row's place in the pair: A's rank + B's rows of lower
 //      digits, B's rank + A's rows of its digit and below;
 //   3. keys staged at those places (ck), stored; each place's digit kept
 //      (dg); then the values, loaded while the keys are stored, staged
 //      (cv, over ck) and stored.
-// bench/scatter_requests.py (a line-count model, which under-counts call
-// 4's measured requests) gives 12% fewer requests: if they set the pace,
-// the pass at 1.51 ms (packed, 2^27 rows, u32 keys, u64 values, 8 bits)
-// would take about 1.33 ms.
+// wc_scatter_kernel (session 19): write-combining; every output line is
+// stored whole (below). Its `carry` argument false flushes every tile.
+// part_scatter_kernel in its static tile order, beside its dynamic one.
 //
-// Measured against part_scatter_kernel itself (768 x 10, dynamic tile
-// order, its own histogram of 7680-row tiles), one 8-bit pass, keys hashed
-// 32-bit, values the row index; both outputs must be byte-equal (each is
-// the stable partition). Standalone:
-//   make bench-tools; build/bench/pairtile_probe [log2 rows = 27] [bits = 8]
-// prints the median of 9 of each scatter launch (CUDA events) and whether
-// the outputs are equal; bench/s18_pairtile.sh adds ncu's request counts.
-// The places' arithmetic (padding rows, fewer than 8 bits, partial pairs)
-// was checked by a CPU model of the kernel against a stable partition;
-// the kernel itself has not run yet.
+// Measured (bench/RESULTS.md, session 19, H100): pair 3-6% faster at 8
+// bits, 2.5% slower at 7; write-combining halves the L2 write requests and
+// is 12% slower; the static order 13-28% slower. So the requests do not
+// set the pace (session 18 thought they did); how close together the
+// concurrent tiles' writes land does.
+//
+//   make bench-tools; build/bench/pairtile_probe [log2 rows = 27] [bits = 8] [runs = 9]
+// prints the median of each scatter launch (CUDA events) and whether the
+// outputs are equal; bench/s19_call2.sh adds ncu's counts and
+// compute-sanitizer.
 #include <algorithm>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 #include <vector>
 
@@ -152,6 +147,118 @@ __global__ __launch_bounds__(THREADS, 1) void pair_scatter_kernel(const uint32_t
     }
 }
 
+/* ---- write-combining scatter (session 19) ----
+ * Each block takes a contiguous range of tiles, so each bin's rows from
+ * the block are one contiguous run of the output across its tiles (the
+ * bin-major scan gives offs[d][t + 1] = offs[d][t] + count). A tile's
+ * rows are stored a 32-row output line at a time, a warp a line: every
+ * line that the rows so far complete leaves whole (one 128-byte key line,
+ * two value lines), and each bin's last, incomplete line is held back in
+ * shared memory (ck, cv: 32 slots a bin, slot = row & 31) and completed
+ * by the next tile; the block's last tile flushes. Only the lines where a
+ * block's range of a bin begins or ends are partial. */
+enum { WC_LINES = 1024 }; /* >= (TILE + 256 * 31) / 32 + 256 lines a tile */
+typedef cub::BlockScan<uint32_t, THREADS> WcScan;
+
+template <typename V>
+struct WcSmem {
+    union {
+        typename Rank::TempStorage rank;
+        uint32_t k[TILE];
+        V v[TILE];
+    } x;
+    uint32_t ck[256 * 32];
+    V cv[256 * 32];
+    uint4 bin[256];           /* first row not yet stored, end after this tile, first new row, its staging index */
+    uint32_t tab[WC_LINES];   /* a line: its bin | (its line within the bin's lines) << 8 */
+    uint32_t pre[257];        /* staging index of each bin's first new row; pre[mask + 1] = valid rows */
+    typename WcScan::TempStorage scan;
+};
+
+/* the lines of the list (each whole: written out), then each bin's
+ * incomplete last line into its carry slots (after a barrier: the first
+ * loop reads carried rows from those slots) */
+template <typename T>
+__device__ __forceinline__ void wc_store(const T *stage, T *carry, T *out, const uint4 *bin, const uint32_t *tab,
+                                         uint32_t lines, uint32_t mask, bool last)
+{
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    for (uint32_t li = warp; li < lines; li += THREADS / 32) {
+        const uint32_t d = tab[li] & 255;
+        const uint4 b = bin[d]; /* x first unstored row, y end, z first new row, w its staging index */
+        const uint32_t g = (b.x / 32 + (tab[li] >> 8)) * 32 + lane;
+        if (g >= b.x && g < b.y) out[g] = g < b.z ? carry[d * 32 + lane] : stage[b.w + (g - b.z)];
+    }
+    __syncthreads();
+    if (last) return;
+    for (uint32_t d = warp; d <= mask; d += THREADS / 32) {
+        const uint4 b = bin[d];
+        const uint32_t g = (b.y & ~31u) + lane;
+        if ((b.y & 31) && g >= b.x && g < b.y)
+            carry[d * 32 + lane] = g < b.z ? carry[d * 32 + lane] : stage[b.w + (g - b.z)];
+    }
+}
+
+template <typename V>
+__global__ __launch_bounds__(THREADS, 1) void wc_scatter_kernel(const uint32_t *__restrict__ kin,
+                                                                const V *__restrict__ vin,
+                                                                uint32_t *__restrict__ kout, V *__restrict__ vout,
+                                                                u64 n, int lo, uint32_t mask,
+                                                                const uint32_t *__restrict__ offs, uint32_t tiles,
+                                                                bool carry)
+{
+    extern __shared__ __align__(16) unsigned char dyn[];
+    WcSmem<V> &s = *reinterpret_cast<WcSmem<V> *>(dyn);
+    const int tid = threadIdx.x;
+    const uint32_t stride = hist_stride(tiles);
+    const PartDigit<uint32_t> dig = {lo, mask};
+    const uint32_t t0 = (uint32_t)((u64)blockIdx.x * tiles / gridDim.x);
+    const uint32_t t1 = (uint32_t)((u64)(blockIdx.x + 1) * tiles / gridDim.x);
+    uint32_t keys[ITEMS];
+    if (t0 < t1) load_rows(kin, n, (u64)t0 * TILE, keys, ~0u);
+    for (uint32_t t = t0; t < t1; t++) {
+        const bool last = t + 1 == t1 || !carry; /* !carry: every tile flushes (its lines' ends partial) */
+        const u64 tbase = (u64)t * TILE;
+        const uint32_t valid = n - tbase < TILE ? (uint32_t)(n - tbase) : TILE;
+        const uint32_t goff = tid <= (int)mask ? offs[(u64)tid * stride + t] : 0;
+        int ranks[ITEMS], pre[1];
+        Rank(s.x.rank).RankKeys(keys, ranks, dig, pre);
+        V vals[ITEMS];
+        load_rows(vin, n, tbase, vals, (V)0);
+        if (tid <= (int)mask) s.pre[tid] = pre[0];
+        if (tid == 0) s.pre[mask + 1] = valid; /* padding rows rank last, in bin mask */
+        __syncthreads(); /* ranking storage -> staging */
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) s.x.k[ranks[i]] = keys[i];
+        uint32_t nl = 0;
+        if (tid <= (int)mask) {
+            const uint32_t p = s.pre[tid], e = goff + (s.pre[tid + 1] - p);
+            const uint32_t st = t == t0 ? goff : s.bin[tid].x;
+            s.bin[tid] = make_uint4(st, e, goff, p);
+            /* whole lines from st's; the last tile also the incomplete one */
+            const uint32_t top = last ? (e + 31) / 32 : e / 32;
+            nl = e > st && top > st / 32 ? top - st / 32 : 0;
+        }
+        if (!last) load_rows(kin, n, tbase + TILE, keys, ~0u);
+        uint32_t lbase, lines;
+        WcScan(s.scan).ExclusiveSum(nl, lbase, lines);
+        for (uint32_t j = 0; j < nl; j++) s.tab[lbase + j] = (uint32_t)tid | j << 8;
+        __syncthreads();
+        wc_store(s.x.k, s.ck, kout, s.bin, s.tab, lines, mask, last);
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) s.x.v[ranks[i]] = vals[i];
+        __syncthreads();
+        wc_store(s.x.v, s.cv, vout, s.bin, s.tab, lines, mask, last);
+        __syncthreads(); /* bin[] read */
+        if (tid <= (int)mask) {
+            const uint4 b = s.bin[tid]; /* this thread's own entry */
+            s.bin[tid].x = last || !(b.y & 31) ? b.y : max(b.x, b.y & ~31u); /* last: all stored */
+        }
+        __syncthreads();
+    }
+}
+
 __global__ void gen(uint32_t *k, u64 *v, u64 n)
 {
     for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
@@ -166,8 +273,10 @@ static float median(std::vector<float> v)
     return v[v.size() / 2];
 }
 
+static int g_reps = 9;
+
 /* one pass with tiles of `tile` rows: histogram, scan (not timed), then the
- * scatter, timed; returns its median of 9 after a warm-up */
+ * scatter, timed; returns its median of g_reps after a warm-up */
 template <typename F>
 static float pass(const uint32_t *k, u64 n, int bits, uint32_t tile, uint32_t *hist, void *tmp, size_t tmp_bytes,
                   F scatter)
@@ -178,7 +287,7 @@ static float pass(const uint32_t *k, u64 n, int bits, uint32_t tile, uint32_t *h
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
     std::vector<float> ms;
-    for (int r = -1; r < 9; r++) {
+    for (int r = -1; r < g_reps; r++) {
         /* ctr = hist + 256 * stride, zeroed by the histogram kernel */
         uint32_t *ctr = hist + (size_t)256 * hist_stride(tiles);
         part_hist_kernel<uint32_t, 384><<<264, 384>>>(k, n, 0, mask, hist, tiles, tile, ctr);
@@ -199,18 +308,19 @@ static float pass(const uint32_t *k, u64 n, int bits, uint32_t tile, uint32_t *h
 int main(int argc, char **argv)
 {
     const int lg = argc > 1 ? atoi(argv[1]) : 27, bits = argc > 2 ? atoi(argv[2]) : 8;
-    if (lg < 10 || lg > 30 || bits < 1 || bits > 8) {
-        fprintf(stderr, "usage: pairtile_probe [log2 rows 10..30] [bits 1..8]\n");
+    g_reps = argc > 3 ? atoi(argv[3]) : 9;
+    if (lg < 10 || lg > 30 || bits < 1 || bits > 8 || g_reps < 1 || g_reps > 99) {
+        fprintf(stderr, "usage: pairtile_probe [log2 rows 10..30] [bits 1..8] [timed runs 1..99, 9]\n");
         return 2;
     }
     const u64 n = 1ull << lg;
-    uint32_t *k, *ko[2], *hist;
-    u64 *v, *vo[2];
+    uint32_t *k, *ko[4], *hist;
+    u64 *v, *vo[4];
     int sms = 0;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     CK(cudaMalloc(&k, n * 4));
     CK(cudaMalloc(&v, n * 8));
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 4; i++) {
         CK(cudaMalloc(&ko[i], n * 4));
         CK(cudaMalloc(&vo[i], n * 8));
     }
@@ -243,22 +353,46 @@ int main(int argc, char **argv)
                                                                               tiles, ctr);
     });
     CK(cudaGetLastError());
+
+    const size_t dyn3 = sizeof(WcSmem<u64>);
+    CK(cudaFuncSetAttribute(wc_scatter_kernel<u64>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn3));
+    float t3[2];
+    for (int c = 1; c >= 0; c--) {
+        t3[c] = pass(k, n, bits, TILE, hist, tmp, tmp_bytes, [&](uint32_t *h, uint32_t tiles, uint32_t mask,
+                                                                 uint32_t *) {
+            wc_scatter_kernel<u64><<<std::min<uint32_t>(tiles, sms), THREADS, dyn3>>>(k, v, ko[3 - c], vo[3 - c],
+                                                                                     n, 0, mask, h, tiles, c);
+        });
+        CK(cudaGetLastError());
+    }
+    /* part_scatter_kernel in the static order (t + gridDim.x) */
+    const float t4 = pass(k, n, bits, TILE, hist, tmp, tmp_bytes, [&](uint32_t *h, uint32_t tiles, uint32_t mask,
+                                                                      uint32_t *) {
+        ks<<<std::min<uint32_t>(tiles, sms), THREADS, dyn1>>>(k, v, NULL, NULL, ko[0], vo[0], NULL, n, 0, mask, h,
+                                                              tiles, NULL, NULL, 0);
+    });
+    CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
 
-    std::vector<uint32_t> hk[2];
-    std::vector<u64> hv[2];
-    for (int i = 0; i < 2; i++) {
+    std::vector<uint32_t> hk[4];
+    std::vector<u64> hv[4];
+    for (int i = 0; i < 4; i++) {
         hk[i].resize(n);
         hv[i].resize(n);
         CK(cudaMemcpy(hk[i].data(), ko[i], n * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(hv[i].data(), vo[i], n * 8, cudaMemcpyDeviceToHost));
     }
-    const bool eq = hk[0] == hk[1] && hv[0] == hv[1];
+    bool eq[4] = {true};
+    for (int i = 1; i < 4; i++) eq[i] = hk[0] == hk[i] && hv[0] == hv[i];
     const double gb = n * 2.0 * (4 + 8) / 1e9; /* a scatter reads and writes key and value */
-    printf("rows 2^%d, %d bits, smem %zu / %zu bytes\n", lg, bits, dyn1, dyn2);
+    printf("rows 2^%d, %d bits, smem %zu / %zu / %zu bytes\n", lg, bits, dyn1, dyn2, dyn3);
     printf("scatter,tile_rows,ms,GB/s\n");
     printf("part_scatter_kernel,%d,%.3f,%.0f\n", TILE, t1, gb / (t1 * 1e-3));
     printf("pair_scatter_kernel,%d,%.3f,%.0f\n", PT, t2, gb / (t2 * 1e-3));
-    printf("outputs %s\n", eq ? "equal" : "DIFFER");
-    return eq ? 0 : 1;
+    printf("wc_scatter_kernel,%d,%.3f,%.0f\n", TILE, t3[1], gb / (t3[1] * 1e-3));
+    printf("wc_scatter_kernel_nocarry,%d,%.3f,%.0f\n", TILE, t3[0], gb / (t3[0] * 1e-3));
+    printf("part_scatter_kernel_static,%d,%.3f,%.0f\n", TILE, t4, gb / (t4 * 1e-3));
+    printf("outputs: pair %s, wc %s, wc_nocarry %s\n", eq[1] ? "equal" : "DIFFER", eq[2] ? "equal" : "DIFFER",
+           eq[3] ? "equal" : "DIFFER");
+    return eq[1] && eq[2] && eq[3] ? 0 : 1;
 }

@@ -406,27 +406,44 @@ struct MsdPolicy {
     enum { SMALL = 256 * 10, LARGE = 256 * 16, SAMPLES = 1 << 18 };
 };
 
+/* the MSD partition's bits: the fewest (at most GJ_PART_MAX_BITS) that
+ * leave at most GJ_MSD_AVG rows a partition on average */
+static int msd_top_bits(u64 n)
+{
+    int t = 1;
+    while (t < GJ_PART_MAX_BITS && (n >> t) > GJ_MSD_AVG) t++;
+    return t;
+}
+
+/* msd_sort's checks that need nothing from the GPU: false where it would
+ * decline at once, so that a caller can lay out its output for the path
+ * that will run (transform_cols: S's pair split or packed) */
+static bool msd_may_take(const Job *j, u64 n, int end_bit)
+{
+    const char *e = getenv("GJ_JOIN_MSD");
+    const bool force = e && strcmp(e, "force") == 0;
+    if ((e && strcmp(e, "off") == 0) || j->hash_keys || (n < GJ_MSD_MIN_ROWS && !force) ||
+        end_bit <= GJ_PART_MAX_BITS || (n >> GJ_PART_MAX_BITS) > GJ_MSD_MAX_AVG)
+        return false;
+    return end_bit - msd_top_bits(n) <= GJ_MSD_MAX_LOW;
+}
+
 template <typename K, typename V, int MODE>
 int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb, V *vout,
              u64 n, int end_bit, bool *done, uint32_t *vhi = NULL)
 {
     typedef MsdPolicy M;
     static_assert(sizeof(V) == 8, "measured faster than CUB's sort with 8-byte values only");
-    int rc = GJ_OK, t = 1, hb = 0, dev = 0, sms = 0;
+    int rc = GJ_OK, t = 0, hb = 0, dev = 0, sms = 0;
     uint32_t P = 0, *hist = NULL, *start = NULL, *end = NULL, *list = NULL;
     u64 *stat = NULL, hs[3] = {0, 0, 0}, samples = 0, stride = 1;
     K *tk = NULL;
     V *tv = NULL, *pk = NULL, *dst = vout;
     size_t need = 0;
-    const char *e = getenv("GJ_JOIN_MSD");
-    const bool force = e && strcmp(e, "force") == 0;
     *done = false;
-    if ((e && strcmp(e, "off") == 0) || j->hash_keys || (n < GJ_MSD_MIN_ROWS && !force) ||
-        end_bit <= GJ_PART_MAX_BITS || (n >> GJ_PART_MAX_BITS) > GJ_MSD_MAX_AVG)
-        goto done;
-    while (t < GJ_PART_MAX_BITS && (n >> t) > GJ_MSD_AVG) t++;
+    if (!msd_may_take(j, n, end_bit)) goto done;
+    t = msd_top_bits(n);
     hb = end_bit - t;
-    if (hb > GJ_MSD_MAX_LOW) goto done;
     P = 1u << t;
     samples = n < (u64)M::SAMPLES ? n : (u64)M::SAMPLES;
     stride = n / samples;
@@ -468,25 +485,22 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(NULL, start, P, M::SMALL, M::LARGE, end, list,
                                                              stat);
     JLAUNCHED();
-    if (vhi) { /* split values: CUB's sorts below write packed, into a packed copy split at the end */
-        JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
-        JCUDA(cudaStreamSynchronize(j->mem.s));
-        if (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER) {
-            JCUDA(mem_alloc(&j->mem, (void **)&pk, n * sizeof(V)));
-            dst = pk;
-        }
-    }
     /* 64 registers: 4 blocks an SM */
-    msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(tk, tv, kout, dst, start,
-                                                                                 hb, NULL, NULL, pk ? NULL : vhi);
+    msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(tk, tv, kout, vout, start,
+                                                                                 hb, NULL, NULL, vhi);
     JLAUNCHED();
-    msd_block_sort_kernel<K, V, 512, M::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(tk, tv, kout, dst,
+    msd_block_sort_kernel<K, V, 512, M::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(tk, tv, kout, vout,
                                                                                        start, hb, list,
-                                                                                       stat + 2,
-                                                                                       pk ? NULL : vhi);
+                                                                                       stat + 2, vhi);
     JLAUNCHED();
     JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
+    /* split values: CUB's sorts below write packed, into a packed copy
+     * whose rows they wrote are then split (skew only) */
+    if (vhi && (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER)) {
+        JCUDA(mem_alloc(&j->mem, (void **)&pk, n * sizeof(V)));
+        dst = pk;
+    }
     if (hs[1] > 2 * (u64)GJ_MSD_MAX_OVER) { /* the sample missed a hot partition */
         rc = sort_pairs<K, V>(j, tk, kout, tv, dst, n, 0, end_bit);
     } else if (hs[0]) {
@@ -497,9 +511,10 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
         JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(j->tmp, need, tk, kout, tv, dst, (int)n, (int)P, start,
                                                        end, 0, hb, j->mem.s));
     }
-    if (rc == GJ_OK && pk) {
-        split_pairs_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>((const unsigned long long *)pk,
-                                                                   (uint32_t *)vout, vhi, n);
+    if (rc == GJ_OK && pk) { /* all rows after CUB's whole sort, else the segments it sorted */
+        const bool all = hs[1] > 2 * (u64)GJ_MSD_MAX_OVER;
+        split_pairs_kernel<<<all ? grid_for(n, 256) : P, 256, 0, j->mem.s>>>(
+            (const unsigned long long *)pk, (uint32_t *)vout, vhi, n, all ? NULL : start, all ? NULL : end);
         JLAUNCHED();
     }
     if (rc == GJ_OK) *done = true;
@@ -596,7 +611,8 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
              * unpacks them */
             const bool part = use_partition(b0, b1);
             const char *ms = getenv("GJ_JOIN_MSD_SPLIT"); /* =off: the MSD sort packs (A/B runs) */
-            bool split = x == j->s && (part || (b0 == 0 && !(ms && strcmp(ms, "off") == 0)));
+            bool split = x == j->s && (part || (b0 == 0 && !(ms && strcmp(ms, "off") == 0) &&
+                                                msd_may_take(j, n, b1)));
             void *pb = NULL;
             vb = (const uint32_t *)x->payload[c + 1].data;
             /* the MSD sort's split pt has a row more: with pb the scratch of its partition (msd_sort) */
@@ -607,7 +623,7 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
             if (b0 == 0 && !part)
                 rc = msd_sort<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key, NULL, va, vb, (u64 *)pt,
                                                n, b1, &sorted, (uint32_t *)pb);
-            if (rc == GJ_OK && !sorted && split && !part) { /* the MSD sort declined: CUB's sort packs */
+            if (rc == GJ_OK && !sorted && split && !part) { /* the MSD sort's sample declined: CUB's sort packs */
                 mem_free(&j->mem, pb);
                 mem_free(&j->mem, pt);
                 pb = NULL;

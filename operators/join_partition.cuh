@@ -436,12 +436,17 @@ __global__ __launch_bounds__(THREADS, MINB) void msd_block_sort_kernel(
     }
 }
 
-/* pk[i]'s low half to lo[i], its high half to hi[i], for i in [0, n) */
+/* pk[i]'s low half to lo[i], its high half to hi[i]: for i in [0, n)
+ * (start NULL), or in the segments [start[p], end[p]) (msd_over_kernel's
+ * end), a block a segment p */
 static __global__ void split_pairs_kernel(const unsigned long long *__restrict__ pk, uint32_t *__restrict__ lo,
-                                          uint32_t *__restrict__ hi, unsigned long long n)
+                                          uint32_t *__restrict__ hi, unsigned long long n,
+                                          const uint32_t *__restrict__ start, const uint32_t *__restrict__ end)
 {
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
-         i += (unsigned long long)gridDim.x * blockDim.x) {
+    typedef unsigned long long u64;
+    const u64 e = start ? end[blockIdx.x] : n;
+    const u64 step = start ? blockDim.x : (u64)gridDim.x * blockDim.x;
+    for (u64 i = (start ? start[blockIdx.x] : blockIdx.x * (u64)blockDim.x) + threadIdx.x; i < e; i += step) {
         const unsigned long long v = pk[i];
         lo[i] = (uint32_t)v;
         hi[i] = (uint32_t)(v >> 32);
