@@ -234,6 +234,22 @@ bool part_tile_order()
     return !(e && strcmp(e, "static") == 0);
 }
 
+/* Does a pass of w bits over n rows scatter two tiles at a time
+ * (part_scatter2_kernel)? From GJ_PART_PAIR_MIN_ROWS rows at 8 bits; its 7
+ * bits were slower. H100, join_bench, GJ_JOIN_PART_PAIR=off -> default,
+ * two rounds: PHJ-TR W1 9.20 / 9.31 -> 8.90 / 9.05 ms (transform 7.26 /
+ * 7.33 -> 6.95 / 7.01), W2 9.68 / 9.70 -> 9.45 / 9.37, W3 6.94 / 6.84 ->
+ * 6.74 / 6.74, W4 8.91 / 9.10 -> 8.70 / 8.71; SMJ-TR W1 12.85 / 12.64 ->
+ * 12.55 / 12.49, W3 9.86 / 9.89 -> 9.73 / 9.72, W2 and W4 level
+ * (bench/RESULTS.md, session 19). GJ_JOIN_PART_PAIR=off|force (A/B runs,
+ * tests: force takes every 8-bit pass). */
+bool part_pair(u64 n, int w)
+{
+    const char *e = getenv("GJ_JOIN_PART_PAIR");
+    if (e && strcmp(e, "off") == 0) return false;
+    return w == 8 && (n >= GJ_PART_PAIR_MIN_ROWS || (e && strcmp(e, "force") == 0));
+}
+
 /* Stable partition of (key, value) on key bits [lo0, lo0 + bits), 1 <= bits
  * <= 16: ceil(bits / 8) LSD passes (join_partition.cuh) with the tile shape
  * C (THREADS, ITEMS, MINB, DYN). Values of the first pass: vin (PV_COPY),
@@ -257,9 +273,22 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     const int passes = (bits + 7) / 8;
     static_assert(C::MAX_PASSES <= 2,
                   "vhi: vout is not read back; SEGX: the first pass writes the scratch, the second reads it");
+    /* two tiles at a time: 4-byte keys (80 registers with 8-byte values;
+     * 8-byte keys would spill), the 768 x 10 shape, not on hashed keys:
+     * PGB's hashed 8-bit pass of 2^28 rows took 0.24 ms longer with it
+     * (H100, PGB-TR's group phase at 2^18 and 2^20 groups 3.58-3.59 ->
+     * 3.82-3.87 ms; not profiled), where the joins' passes gained
+     * (bench/RESULTS.md, session 19) */
+    constexpr bool PAIR = sizeof(K) == 4 && C::DYN && !HASH;
+    const size_t dyn2 = PAIR ? sizeof(PairSmem<K, V, C::THREADS, C::ITEMS>) : 0;
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
     auto *ks1 = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::DYN, SEGX ? 1 : 0>;
     auto *ks2 = part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::DYN, SEGX ? 2 : 0>;
+    decltype(ks1) kp1 = NULL, kp2 = NULL;
+    if constexpr (PAIR) {
+        kp1 = part_scatter2_kernel<K, V, MODE, C::THREADS, C::ITEMS, SEGX ? 1 : 0>;
+        kp2 = part_scatter2_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, SEGX ? 2 : 0>;
+    }
     const u64 vsplit = SEGX ? (n + 1) / 2 : ~0ULL;
     K *tk = NULL, *tk_own = NULL;
     V *tv = NULL, *tv_own = NULL, *seg_tv = NULL, *seg_out = NULL;
@@ -272,6 +301,10 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     if (C::DYN) {
         JCUDA(cudaFuncSetAttribute(ks1, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
         JCUDA(cudaFuncSetAttribute(ks2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+    }
+    if (PAIR) {
+        JCUDA(cudaFuncSetAttribute(kp1, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn2));
+        JCUDA(cudaFuncSetAttribute(kp2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn2));
     }
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_h, part_hist_kernel<K, HT>, HT, 0));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_s, ks1, C::THREADS, dyn));
@@ -295,30 +328,29 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     for (int p = 0; p < passes; p++) {
         const int w = bits / passes + (p < bits % passes ? 1 : 0);
         const uint32_t mask = (1u << w) - 1;
+        const bool pair = PAIR && part_pair(n, w);
+        const uint32_t tile = pair ? 2 * TILE : TILE, pt = pair ? (uint32_t)((n + tile - 1) / tile) : tiles;
         const K *ks = p == 0 ? kin : ((passes - p) % 2 ? tk : kout);
         const V *vs = p == 0 ? vin : ((passes - p) % 2 ? tv : vout);
         K *kd = (passes - 1 - p) % 2 ? tk : kout;
         V *vd = (passes - 1 - p) % 2 ? tv : vout;
-        const u64 nh = (u64)(mask + 1) * hist_stride(tiles);
-        const unsigned gh = (unsigned)(tiles < (uint32_t)(sms * occ_h) ? tiles : sms * occ_h);
+        const u64 nh = (u64)(mask + 1) * hist_stride(pt);
+        const unsigned gh = (unsigned)(pt < (uint32_t)(sms * occ_h) ? pt : sms * occ_h);
         if (p == 0)
-            part_hist_kernel<K, HT, HASH><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE,
+            part_hist_kernel<K, HT, HASH><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, pt, tile,
                                                                   ctr ? ctr + p : NULL);
         else
-            part_hist_kernel<K, HT><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, tiles, TILE, ctr ? ctr + p : NULL);
+            part_hist_kernel<K, HT><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, pt, tile, ctr ? ctr + p : NULL);
         JLAUNCHED();
         if ((rc = exclusive_sum(j, hist, hist, nh)) != GJ_OK) goto done;
-        if (p == 0) {
-            const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_s) ? tiles : sms * occ_s);
-            ks1<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, va, vb, kd, vd, p == passes - 1 ? vhi : NULL, n, lo,
-                                                   mask, hist, tiles, ctr ? ctr + p : NULL,
-                                                   vd == tv ? seg_tv : seg_out, vsplit);
-        } else {
-            const unsigned gs = (unsigned)(tiles < (uint32_t)(sms * occ_c) ? tiles : sms * occ_c);
-            ks2<<<gs, C::THREADS, dyn, j->mem.s>>>(ks, vs, NULL, NULL, kd, vd, p == passes - 1 ? vhi : NULL, n,
-                                                   lo, mask, hist, tiles, ctr ? ctr + p : NULL,
-                                                   vs == tv ? seg_tv : seg_out, vsplit);
-        }
+        /* the first pass builds the values (MODE); later ones copy them */
+        const int occ = pair ? 1 : p == 0 ? occ_s : occ_c;
+        const unsigned gs = (unsigned)(pt < (uint32_t)(sms * occ) ? pt : sms * occ);
+        auto *kern = p == 0 ? (pair ? kp1 : ks1) : (pair ? kp2 : ks2);
+        kern<<<gs, C::THREADS, pair ? dyn2 : dyn, j->mem.s>>>(
+            ks, vs, p == 0 ? va : NULL, p == 0 ? vb : NULL, kd, vd, p == passes - 1 ? vhi : NULL, n, lo, mask,
+            hist, pt, ctr ? ctr + p : NULL, p == 0 ? (vd == tv ? seg_tv : seg_out) : (vs == tv ? seg_tv : seg_out),
+            vsplit);
         JLAUNCHED();
         lo += w;
     }

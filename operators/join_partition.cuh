@@ -10,6 +10,9 @@
  *      keys then values in shared
  *      memory in digit order, and each thread writes consecutive staged rows,
  *      so a bin's rows leave the block as one coalesced run.
+ * 8-bit passes over many unhashed 4-byte keys (join_api.cu part_pair,
+ * partition_run) scatter two tiles at a time instead (part_scatter2_kernel:
+ * bin runs twice as long).
  * Stable in every pass, so the result is exactly the stable sort on those
  * bits (the order CUB's radix sort gives): every column partitioned with the
  * same keys lands in the same order (GFTR relies on that).
@@ -117,6 +120,45 @@ __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict_
     }
 }
 
+/* a row's key as a scatter reads it (hashed when HASH); rows past n get
+ * all ones, which rank last */
+template <typename K, bool HASH>
+__device__ __forceinline__ K part_key(const K *__restrict__ kin, unsigned long long x, unsigned long long n)
+{
+    return x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0;
+}
+
+/* a row's value as a scatter reads it: the row index (PV_IOTA), a column
+ * (PV_COPY; SEG 2: rows from vsplit on in v2) or two 4-byte columns packed
+ * (PV_PACK, va in the low half) */
+template <typename V, int MODE, int SEG>
+__device__ __forceinline__ V part_val(const V *__restrict__ vin, const uint32_t *__restrict__ va,
+                                      const uint32_t *__restrict__ vb, const V *__restrict__ v2,
+                                      unsigned long long vsplit, unsigned long long x, unsigned long long n)
+{
+    if (MODE == PV_IOTA) return (V)x;
+    if (x >= n) return (V)0;
+    if (MODE == PV_COPY) return SEG == 2 && x >= vsplit ? v2[x - vsplit] : vin[x];
+    return (V)((unsigned long long)va[x] | ((unsigned long long)vb[x] << 32));
+}
+
+/* a value to its place dst: SPLIT (8-byte values), its low half to vout
+ * read as a 4-byte column and its high half to vhi; else whole, to v2 from
+ * vsplit on when SEG is 1 */
+template <typename V, int SEG, bool SPLIT>
+__device__ __forceinline__ void part_put(V *__restrict__ vout, uint32_t *__restrict__ vhi, V *__restrict__ v2,
+                                         unsigned long long vsplit, uint32_t dst, V v)
+{
+    if constexpr (SPLIT) {
+        ((uint32_t *)vout)[dst] = (uint32_t)(unsigned long long)v;
+        vhi[dst] = (uint32_t)((unsigned long long)v >> 32);
+    } else if (SEG == 1 && dst >= vsplit) {
+        v2[dst - vsplit] = v;
+    } else {
+        vout[dst] = v;
+    }
+}
+
 /* scatter one pass: offs = exclusive scan of part_hist_kernel's counts
  * (bin-major: offs[bin * hist_stride(tiles) + t]); HASH: kin is hashed as
  * it is read, and kout receives the hashed keys. Persistent: a block starts
@@ -174,10 +216,8 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     K keys[ITEMS];
     if (blockIdx.x < tiles) {
 #pragma unroll
-        for (int i = 0; i < ITEMS; i++) {
-            const unsigned long long x = (unsigned long long)blockIdx.x * TILE + wbase + i * 32;
-            keys[i] = x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0; /* padding ranks last */
-        }
+        for (int i = 0; i < ITEMS; i++)
+            keys[i] = part_key<K, HASH>(kin, (unsigned long long)blockIdx.x * TILE + wbase + i * 32, n);
     }
     for (uint32_t t = blockIdx.x, nt; t < tiles; t = nt) {
         const unsigned long long tbase = (unsigned long long)t * TILE;
@@ -192,12 +232,7 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         /* values loaded after the ranking (fewer live registers); they
          * arrive while the keys are staged and written */
 #pragma unroll
-        for (int i = 0; i < ITEMS; i++) {
-            const unsigned long long x = base + i * 32;
-            if (MODE == PV_IOTA) vals[i] = (V)x;
-            else if (MODE == PV_COPY) vals[i] = x < n ? (SEG == 2 && x >= vsplit ? v2[x - vsplit] : vin[x]) : (V)0;
-            else vals[i] = x < n ? (V)((unsigned long long)va[x] | ((unsigned long long)vb[x] << 32)) : (V)0;
-        }
+        for (int i = 0; i < ITEMS; i++) vals[i] = part_val<V, MODE, SEG>(vin, va, vb, v2, vsplit, base + i * 32, n);
         if (tid <= (int)mask) off[tid] = goff - (uint32_t)prefix[0];
         __syncthreads(); /* ranking storage -> staging */
         nt = tile_ctr ? next_tile : t + gridDim.x;
@@ -206,10 +241,7 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         if (nt < tiles) { /* the next tile's keys */
             const unsigned long long nb = (unsigned long long)nt * TILE + wbase;
 #pragma unroll
-            for (int i = 0; i < ITEMS; i++) {
-                const unsigned long long x = nb + i * 32;
-                keys[i] = x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0;
-            }
+            for (int i = 0; i < ITEMS; i++) keys[i] = part_key<K, HASH>(kin, nb + i * 32, n);
         }
         __syncthreads();
         const unsigned long long left = n - tbase;
@@ -237,22 +269,136 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
 #pragma unroll
             for (int i = 0; i < ITEMS; i++) {
                 const uint32_t p = tid + i * THREADS;
-                if (p < valid) {
-                    const unsigned long long v = (unsigned long long)u.v[p];
-                    ((uint32_t *)vout)[dst[i]] = (uint32_t)v;
-                    vhi[dst[i]] = (uint32_t)(v >> 32);
-                }
+                if (p < valid) part_put<V, SEG, sizeof(V) == 8>(vout, vhi, v2, vsplit, dst[i], u.v[p]);
             }
         } else {
 #pragma unroll
             for (int i = 0; i < ITEMS; i++) {
                 const uint32_t p = tid + i * THREADS;
-                if (p >= valid) continue;
-                if (SEG == 1 && dst[i] >= vsplit) v2[dst[i] - vsplit] = u.v[p];
-                else vout[dst[i]] = u.v[p];
+                if (p < valid) part_put<V, SEG, false>(vout, vhi, v2, vsplit, dst[i], u.v[p]);
             }
         }
         __syncthreads();
+    }
+}
+
+/* part_scatter_kernel over two consecutive tiles at a time (A, B: a pair
+ * of 2 THREADS x ITEMS rows; offs from part_hist_kernel over pair-sized
+ * tiles, `tiles` the pairs): A is ranked and its keys staged by rank, then
+ * B is ranked; every row's place in the pair is its rank plus the other
+ * tile's rows before it in digit order (A's: B's rows of lower digits; B's:
+ * A's rows of its digit and below), and keys, then values, are staged at
+ * those places and stored, so a bin's run from a block is twice as long.
+ * Same modes and arguments as part_scatter_kernel, but for hashing (PGB's
+ * hashed pass lost with it); one block an SM (the
+ * pair's staging: 157 KB for 4-byte keys and 8-byte values, dynamic shared
+ * memory of sizeof(PairSmem)). H100, one 8-bit pass of 4-byte keys with
+ * 8-byte values: 1.47 -> 1.43 ms at 2^27 rows, 2.92 -> 2.75 at 2^28; 7
+ * bits 1.335 -> 1.37, so only 8-bit passes take it (bench/RESULTS.md,
+ * session 19; bench/pairtile_probe.cu). */
+template <typename K, typename V, int THREADS, int ITEMS>
+struct PairSmem {
+    typedef cub::BlockRadixRankMatchEarlyCounts<THREADS, 8, false> Rank;
+    union {
+        typename Rank::TempStorage rank;
+        K k[2 * THREADS * ITEMS]; /* keys at their places in the pair */
+        V v[2 * THREADS * ITEMS]; /* then the values */
+    } x;
+    union {
+        K ka[THREADS * ITEMS];      /* A's keys by A's rank */
+        uint8_t dg[2 * THREADS * ITEMS]; /* then each place's digit */
+    } z;
+    uint32_t exa[257], exb[257], off[256];
+    uint32_t next;
+};
+
+template <typename K, typename V, int MODE, int THREADS, int ITEMS, int SEG = 0>
+__global__ __launch_bounds__(THREADS, 1) void part_scatter2_kernel(
+    const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ va,
+    const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, uint32_t *__restrict__ vhi,
+    unsigned long long n, int lo, uint32_t mask, const uint32_t *__restrict__ offs, uint32_t tiles,
+    uint32_t *__restrict__ tile_ctr, V *__restrict__ v2, unsigned long long vsplit)
+{
+    typedef unsigned long long u64;
+    enum { TILE = THREADS * ITEMS, PT = 2 * TILE };
+    typedef PairSmem<K, V, THREADS, ITEMS> Smem;
+    typedef typename Smem::Rank Rank;
+    extern __shared__ __align__(16) unsigned char part_dyn_smem[];
+    Smem &s = *reinterpret_cast<Smem *>(part_dyn_smem);
+    const int tid = threadIdx.x;
+    const uint32_t stride = hist_stride(tiles);
+    const PartDigit<K> dig = {lo, mask};
+    const u64 wbase = (tid >> 5) * (ITEMS * 32) + (tid & 31); /* warp-striped, as part_scatter_kernel */
+    for (uint32_t q = blockIdx.x; q < tiles;) {
+        const u64 base = (u64)q * PT + wbase, left = n - (u64)q * PT;
+        const uint32_t valid = left < PT ? (uint32_t)left : (uint32_t)PT;
+        if (tid == 0) s.next = tile_ctr ? gridDim.x + atomicAdd(tile_ctr, 1u) : q + gridDim.x;
+        K keys[ITEMS];
+        int ra[ITEMS], rb[ITEMS], pre[1];
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) keys[i] = part_key<K, false>(kin, base + i * 32, n);
+        Rank(s.x.rank).RankKeys(keys, ra, dig, pre);
+        if (tid < 256) s.exa[tid] = pre[0]; /* bins above mask: TILE, the whole tile */
+        if (tid == 0) s.exa[256] = TILE;
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) s.z.ka[ra[i]] = keys[i];
+        __syncthreads(); /* the ranking storage is B's now */
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) keys[i] = part_key<K, false>(kin, base + TILE + i * 32, n);
+        Rank(s.x.rank).RankKeys(keys, rb, dig, pre);
+        if (tid < 256) s.exb[tid] = pre[0];
+        if (tid == 0) s.exb[256] = TILE;
+        __syncthreads(); /* exa, exb complete; the ranking storage is free */
+        if (tid <= (int)mask) s.off[tid] = offs[(u64)tid * stride + q] - (s.exa[tid] + s.exb[tid]);
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            ra[i] += s.exb[dig.Digit(s.z.ka[ra[i]])];
+            rb[i] += s.exa[dig.Digit(keys[i]) + 1];
+            s.x.k[rb[i]] = keys[i];
+        }
+        for (uint32_t r = tid; r < TILE; r += THREADS) {
+            const K k = s.z.ka[r];
+            s.x.k[r + s.exb[dig.Digit(k)]] = k;
+        }
+        V vals_a[ITEMS], vals_b[ITEMS]; /* in flight while the keys are stored */
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            vals_a[i] = part_val<V, MODE, SEG>(vin, va, vb, v2, vsplit, base + i * 32, n);
+            vals_b[i] = part_val<V, MODE, SEG>(vin, va, vb, v2, vsplit, base + TILE + i * 32, n);
+        }
+        __syncthreads(); /* the pair's keys staged; A's read */
+#pragma unroll
+        for (int i = 0; i < 2 * ITEMS; i++) {
+            const uint32_t p = tid + i * THREADS;
+            if (p < valid) {
+                const K k = s.x.k[p];
+                const uint32_t d = dig.Digit(k);
+                s.z.dg[p] = (uint8_t)d;
+                kout[s.off[d] + p] = k;
+            }
+        }
+        __syncthreads(); /* the keys read: the values over them */
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            s.x.v[ra[i]] = vals_a[i];
+            s.x.v[rb[i]] = vals_b[i];
+        }
+        __syncthreads();
+        if (sizeof(V) == 8 && vhi) { /* two loops, as part_scatter_kernel's */
+#pragma unroll
+            for (int i = 0; i < 2 * ITEMS; i++) {
+                const uint32_t p = tid + i * THREADS;
+                if (p < valid) part_put<V, SEG, sizeof(V) == 8>(vout, vhi, v2, vsplit, s.off[s.z.dg[p]] + p, s.x.v[p]);
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < 2 * ITEMS; i++) {
+                const uint32_t p = tid + i * THREADS;
+                if (p < valid) part_put<V, SEG, false>(vout, vhi, v2, vsplit, s.off[s.z.dg[p]] + p, s.x.v[p]);
+            }
+        }
+        q = s.next;
+        __syncthreads(); /* next read; the staging free for the next pair */
     }
 }
 

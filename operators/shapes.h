@@ -167,6 +167,9 @@ static inline int gj_phj_sparse_takes(double r, double s, double m, int sms, int
 /* The operators' own radix partition: at most two 8-bit passes
  * (operators/join_partition.cuh); CUB's sort above. */
 #define GJ_PART_MAX_BITS 16
+/* ... whose 8-bit passes of 4-byte keys scatter two tiles at a time from
+ * this many rows on (part_scatter2_kernel; measured faster from 2^27) */
+#define GJ_PART_PAIR_MIN_ROWS (1ULL << 26)
 
 /* SMJ's MSD sort of (key, 8-byte value) pairs on more than GJ_PART_MAX_BITS
  * key bits (operators/join_api.cu msd_sort): inputs of at least

@@ -109,14 +109,18 @@ static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_
      * default only from 2^24 S rows; its columns reuse one DenseCols a
      * side at a time) and with the one-pass compaction that replaced it
      * for PHJ (=fused:N, N items a block: 5, rounds of matches staged
-     * across items; all of them in one block) */
-    enum { EXTRA = 6 };
+     * across items; all of them in one block), and PHJ-TR with its 8-bit
+     * passes scattering two tiles at a time (GJ_JOIN_PART_PAIR=force: by
+     * default from 2^26 rows) */
+    enum { EXTRA = 7 };
     static const char *const extra_env[EXTRA] = {"GJ_JOIN_PARTITION", "GJ_JOIN_MSD", "GJ_JOIN_COMPACT",
-                                                 "GJ_JOIN_COMPACT", "GJ_JOIN_COMPACT", "GJ_JOIN_COMPACT"};
+                                                 "GJ_JOIN_COMPACT", "GJ_JOIN_COMPACT", "GJ_JOIN_COMPACT",
+                                                 "GJ_JOIN_PART_PAIR"};
     static const char *const extra_val[EXTRA] = {"cub", "force", "select", "select", "fused:5",
-                                                 "fused:1000000000"};
+                                                 "fused:1000000000", "force"};
     static const gj_impl extra_impl[EXTRA] = {GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_TR, GJ_IMPL_PHJ_TR,
-                                              GJ_IMPL_PHJ_UR, GJ_IMPL_PHJ_TR, GJ_IMPL_PHJ_UR};
+                                              GJ_IMPL_PHJ_UR, GJ_IMPL_PHJ_TR, GJ_IMPL_PHJ_UR,
+                                              GJ_IMPL_PHJ_TR};
     for (int i = 0; i < N_IMPLS + EXTRA; i++) {
         gj_join_out out, hout;
         gj_timing t;
@@ -588,8 +592,12 @@ static void test_gpu_smj_msd_paths(void **state)
     pkfk_case(300007, 300001, 1, 8, 1, 2, W8, 1ULL << 40);
     /* odd sizes, S's 4-byte pair split: the MSD partition's two passes go
      * through S's two columns as a scratch in two pieces of ceil(n / 2)
-     * and floor(n / 2) 8-byte values */
+     * and floor(n / 2) 8-byte values; then again with every 8-bit pass
+     * scattering two tiles at a time (the pieces in part_scatter2_kernel) */
     pkfk_case((1ULL << 20) + 3, (1ULL << 20) + 7, 1, 4, 2, 2, W4, 0);
+    assert_int_equal(setenv("GJ_JOIN_PART_PAIR", "force", 1), 0);
+    pkfk_case((1ULL << 20) + 5, (1ULL << 20) + 3, 1, 4, 2, 2, W4, 0);
+    unsetenv("GJ_JOIN_PART_PAIR");
 }
 
 /* A probe side spread thinly over a large build side, where SMJ's threads
