@@ -2,16 +2,11 @@
 // operators/join_partition.cuh)? Three scatters of one pass (4-byte keys,
 // 8-byte values), each checked byte for byte against part_scatter_kernel:
 //
-// pair_scatter_kernel (session 18): ranks two consecutive tiles (A, B) of
-// 768 x 10 one after the other and stages both in one shared-memory buffer
-// in digit order before it stores, so each bin's run covers about 60 rows
-// instead of 30:
-//   1. rank A; A's keys staged by rank (tk); ranks kept;
-//   2. rank B; every row's place in the pair: A's rank + B's rows of lower
-//      digits, B's rank + A's rows of its digit and below;
-//   3. keys staged at those places (ck), stored; each place's digit kept
-//      (dg); then the values, loaded while the keys are stored, staged
-//      (cv, over ck) and stored.
+// part_scatter2_kernel (operators/join_partition.cuh; session 18 wrote it
+// here as pair_scatter_kernel, session 19 moved it into the operators):
+// ranks two consecutive tiles of 768 x 10 one after the other and stages
+// both in one shared-memory buffer in digit order before it stores, so
+// each bin's run covers about 60 rows instead of 30.
 // wc_scatter_kernel (session 19): write-combining; every output line is
 // stored whole (below). Its `carry` argument false flushes every tile.
 // part_scatter_kernel in its static tile order, beside its dynamic one.
@@ -40,20 +35,6 @@ typedef unsigned long long u64;
 enum { THREADS = 768, ITEMS = 10, TILE = THREADS * ITEMS, PT = 2 * TILE };
 typedef cub::BlockRadixRankMatchEarlyCounts<THREADS, 8, false> Rank;
 
-struct PairSmem {
-    union {
-        typename Rank::TempStorage rank;
-        uint32_t ck[PT];
-        u64 cv[PT];
-    } x;
-    union {
-        uint32_t tk[TILE];
-        uint8_t dg[PT];
-    } z;
-    uint32_t exa[257], exb[257], off[256];
-    uint32_t next;
-};
-
 /* a tile's rows from base on, warp-striped as part_scatter_kernel loads
  * them; rows past n get pad (keys: all ones, which rank last) */
 template <typename T>
@@ -64,86 +45,6 @@ __device__ __forceinline__ void load_rows(const T *in, u64 n, u64 base, T (&r)[I
     for (int i = 0; i < ITEMS; i++) {
         const u64 x = base + w + i * 32;
         r[i] = x < n ? in[x] : pad;
-    }
-}
-
-/* offs: the exclusive scan of part_hist_kernel's counts over PT-row tiles */
-__global__ __launch_bounds__(THREADS, 1) void pair_scatter_kernel(const uint32_t *__restrict__ kin,
-                                                                  const u64 *__restrict__ vin,
-                                                                  uint32_t *__restrict__ kout, u64 *__restrict__ vout,
-                                                                  u64 n, int lo, uint32_t mask,
-                                                                  const uint32_t *__restrict__ offs, uint32_t tiles,
-                                                                  uint32_t *__restrict__ ctr)
-{
-    extern __shared__ __align__(16) unsigned char dyn[];
-    PairSmem &s = *reinterpret_cast<PairSmem *>(dyn);
-    const int tid = threadIdx.x;
-    const uint32_t stride = hist_stride(tiles);
-    const PartDigit<uint32_t> dig = {lo, mask};
-    for (uint32_t q = blockIdx.x; q < tiles;) {
-        const u64 base = (u64)q * PT;
-        const uint32_t va = n - base < TILE ? (uint32_t)(n - base) : TILE;
-        const uint32_t vb = n - base <= TILE ? 0 : n - base - TILE < TILE ? (uint32_t)(n - base - TILE) : TILE;
-        if (tid == 0) s.next = gridDim.x + atomicAdd(ctr, 1u);
-        uint32_t keys[ITEMS];
-        int ra[ITEMS], rb[ITEMS], pre[1];
-        /* 1. A */
-        load_rows(kin, n, base, keys, ~0u);
-        Rank(s.x.rank).RankKeys(keys, ra, dig, pre);
-        if (tid < 256) s.exa[tid] = pre[0];
-        if (tid == 0) s.exa[256] = TILE;
-#pragma unroll
-        for (int i = 0; i < ITEMS; i++) s.z.tk[ra[i]] = keys[i];
-        __syncthreads(); /* the ranking storage is B's now */
-        /* 2. B */
-        load_rows(kin, n, base + TILE, keys, ~0u);
-        Rank(s.x.rank).RankKeys(keys, rb, dig, pre);
-        if (tid < 256) s.exb[tid] = pre[0];
-        if (tid == 0) s.exb[256] = TILE;
-        __syncthreads(); /* exa, exb complete; the ranking storage is free */
-        if (tid <= (int)mask) s.off[tid] = offs[(u64)tid * stride + q] - (s.exa[tid] + s.exb[tid]);
-        /* 3. places in the pair: A's rank + B's rows of lower digits; B's
-         * rank + A's rows up to its digit */
-#pragma unroll
-        for (int i = 0; i < ITEMS; i++) {
-            const uint32_t da = dig.Digit(s.z.tk[ra[i]]);
-            ra[i] += s.exb[da];
-            const uint32_t db = dig.Digit(keys[i]);
-            rb[i] += s.exa[db + 1];
-            s.x.ck[rb[i]] = keys[i];
-        }
-        for (uint32_t r = tid; r < TILE; r += THREADS) {
-            const uint32_t k = s.z.tk[r];
-            s.x.ck[r + s.exb[dig.Digit(k)]] = k;
-        }
-        u64 vals_a[ITEMS], vals_b[ITEMS]; /* in flight while the keys are stored */
-        load_rows(vin, n, base, vals_a, 0ull);
-        load_rows(vin, n, base + TILE, vals_b, 0ull);
-        __syncthreads(); /* ck complete; tk read */
-        const uint32_t valid = va + vb;
-#pragma unroll
-        for (int j = 0; j < 2 * ITEMS; j++) {
-            const uint32_t p = tid + j * THREADS;
-            if (p < valid) {
-                const uint32_t k = s.x.ck[p], d = dig.Digit(k);
-                s.z.dg[p] = (uint8_t)d;
-                kout[s.off[d] + p] = k;
-            }
-        }
-        __syncthreads(); /* ck read: cv over it */
-#pragma unroll
-        for (int i = 0; i < ITEMS; i++) {
-            s.x.cv[ra[i]] = vals_a[i];
-            s.x.cv[rb[i]] = vals_b[i];
-        }
-        __syncthreads();
-#pragma unroll
-        for (int j = 0; j < 2 * ITEMS; j++) {
-            const uint32_t p = tid + j * THREADS;
-            if (p < valid) vout[s.off[s.z.dg[p]] + p] = s.x.cv[p];
-        }
-        q = s.next;
-        __syncthreads(); /* next read; smem free for the next pair */
     }
 }
 
@@ -345,12 +246,15 @@ int main(int argc, char **argv)
     });
     CK(cudaGetLastError());
 
-    const size_t dyn2 = sizeof(PairSmem);
-    CK(cudaFuncSetAttribute(pair_scatter_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn2));
+    /* the operators' two-tile scatter (session 18's probe kernel, moved
+     * there in session 19) */
+    auto *kp = part_scatter2_kernel<uint32_t, u64, PV_COPY, THREADS, ITEMS>;
+    const size_t dyn2 = sizeof(PairSmem<uint32_t, u64, THREADS, ITEMS>);
+    CK(cudaFuncSetAttribute(kp, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn2));
     const float t2 = pass(k, n, bits, PT, hist, tmp, tmp_bytes, [&](uint32_t *h, uint32_t tiles, uint32_t mask,
                                                                     uint32_t *ctr) {
-        pair_scatter_kernel<<<std::min<uint32_t>(tiles, sms), THREADS, dyn2>>>(k, v, ko[1], vo[1], n, 0, mask, h,
-                                                                              tiles, ctr);
+        kp<<<std::min<uint32_t>(tiles, sms), THREADS, dyn2>>>(k, v, NULL, NULL, ko[1], vo[1], NULL, n, 0, mask, h,
+                                                             tiles, ctr, NULL, 0);
     });
     CK(cudaGetLastError());
 
@@ -388,7 +292,7 @@ int main(int argc, char **argv)
     printf("rows 2^%d, %d bits, smem %zu / %zu / %zu bytes\n", lg, bits, dyn1, dyn2, dyn3);
     printf("scatter,tile_rows,ms,GB/s\n");
     printf("part_scatter_kernel,%d,%.3f,%.0f\n", TILE, t1, gb / (t1 * 1e-3));
-    printf("pair_scatter_kernel,%d,%.3f,%.0f\n", PT, t2, gb / (t2 * 1e-3));
+    printf("part_scatter2_kernel,%d,%.3f,%.0f\n", PT, t2, gb / (t2 * 1e-3));
     printf("wc_scatter_kernel,%d,%.3f,%.0f\n", TILE, t3[1], gb / (t3[1] * 1e-3));
     printf("wc_scatter_kernel_nocarry,%d,%.3f,%.0f\n", TILE, t3[0], gb / (t3[0] * 1e-3));
     printf("part_scatter_kernel_static,%d,%.3f,%.0f\n", TILE, t4, gb / (t4 * 1e-3));
