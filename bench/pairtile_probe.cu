@@ -140,7 +140,7 @@ __global__ __launch_bounds__(THREADS, 1) void wc_scatter_kernel(const uint32_t *
             const uint32_t top = last ? (e + 31) / 32 : e / 32;
             nl = e > st && top > st / 32 ? top - st / 32 : 0;
         }
-        if (!last) load_rows(kin, n, tbase + TILE, keys, ~0u);
+        if (t + 1 < t1) load_rows(kin, n, tbase + TILE, keys, ~0u); /* not `last`: !carry flushes every tile */
         uint32_t lbase, lines;
         WcScan(s.scan).ExclusiveSum(nl, lbase, lines);
         for (uint32_t j = 0; j < nl; j++) s.tab[lbase + j] = (uint32_t)tid | j << 8;
