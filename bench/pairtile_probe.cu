@@ -234,29 +234,27 @@ int main(int argc, char **argv)
     gen<<<sms * 8, 256>>>(k, v, n);
     CK(cudaGetLastError());
 
+    /* a scatter of the operators (part_scatter_kernel's signature) over
+     * tiles of `tile` rows into ko[o], vo[o]; dynamic order unless static */
+    typedef decltype(&part_scatter_kernel<uint32_t, u64, PV_COPY, THREADS, ITEMS, 1, false, true>) Scatter;
+    auto time_op = [&](Scatter kern, size_t dyn, uint32_t tile, int o, bool dynamic) {
+        CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+        const float t = pass(k, n, bits, tile, hist, tmp, tmp_bytes, [&](uint32_t *h, uint32_t tiles, uint32_t mask,
+                                                                         uint32_t *ctr) {
+            kern<<<std::min<uint32_t>(tiles, sms), THREADS, dyn>>>(k, v, NULL, NULL, ko[o], vo[o], NULL, n, 0, mask,
+                                                                   h, tiles, dynamic ? ctr : NULL, NULL, 0);
+        });
+        CK(cudaGetLastError());
+        return t;
+    };
     /* the library's scatter, as partition_run launches its first pass
-     * (PV_COPY of 8-byte values, no split, dynamic order) */
-    auto *ks = part_scatter_kernel<uint32_t, u64, PV_COPY, THREADS, ITEMS, 1, false, true>;
+     * (PV_COPY of 8-byte values, no split), and the operators' two-tile
+     * scatter (session 18's probe kernel, moved there in session 19) */
     const size_t dyn1 = sizeof(PartSmem<uint32_t, u64, THREADS, ITEMS>);
-    CK(cudaFuncSetAttribute(ks, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn1));
-    const float t1 = pass(k, n, bits, TILE, hist, tmp, tmp_bytes, [&](uint32_t *h, uint32_t tiles, uint32_t mask,
-                                                                      uint32_t *ctr) {
-        ks<<<std::min<uint32_t>(tiles, sms), THREADS, dyn1>>>(k, v, NULL, NULL, ko[0], vo[0], NULL, n, 0, mask, h,
-                                                              tiles, ctr, NULL, 0);
-    });
-    CK(cudaGetLastError());
-
-    /* the operators' two-tile scatter (session 18's probe kernel, moved
-     * there in session 19) */
-    auto *kp = part_scatter2_kernel<uint32_t, u64, PV_COPY, THREADS, ITEMS>;
     const size_t dyn2 = sizeof(PairSmem<uint32_t, u64, THREADS, ITEMS>);
-    CK(cudaFuncSetAttribute(kp, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn2));
-    const float t2 = pass(k, n, bits, PT, hist, tmp, tmp_bytes, [&](uint32_t *h, uint32_t tiles, uint32_t mask,
-                                                                    uint32_t *ctr) {
-        kp<<<std::min<uint32_t>(tiles, sms), THREADS, dyn2>>>(k, v, NULL, NULL, ko[1], vo[1], NULL, n, 0, mask, h,
-                                                             tiles, ctr, NULL, 0);
-    });
-    CK(cudaGetLastError());
+    const float t1 = time_op(part_scatter_kernel<uint32_t, u64, PV_COPY, THREADS, ITEMS, 1, false, true>, dyn1,
+                             TILE, 0, true);
+    const float t2 = time_op(part_scatter2_kernel<uint32_t, u64, PV_COPY, THREADS, ITEMS>, dyn2, PT, 1, true);
 
     const size_t dyn3 = sizeof(WcSmem<u64>);
     CK(cudaFuncSetAttribute(wc_scatter_kernel<u64>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn3));
@@ -270,12 +268,8 @@ int main(int argc, char **argv)
         CK(cudaGetLastError());
     }
     /* part_scatter_kernel in the static order (t + gridDim.x) */
-    const float t4 = pass(k, n, bits, TILE, hist, tmp, tmp_bytes, [&](uint32_t *h, uint32_t tiles, uint32_t mask,
-                                                                      uint32_t *) {
-        ks<<<std::min<uint32_t>(tiles, sms), THREADS, dyn1>>>(k, v, NULL, NULL, ko[0], vo[0], NULL, n, 0, mask, h,
-                                                              tiles, NULL, NULL, 0);
-    });
-    CK(cudaGetLastError());
+    const float t4 = time_op(part_scatter_kernel<uint32_t, u64, PV_COPY, THREADS, ITEMS, 1, false, true>, dyn1,
+                             TILE, 0, false);
     CK(cudaDeviceSynchronize());
 
     std::vector<uint32_t> hk[4];
