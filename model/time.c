@@ -221,24 +221,34 @@ static void seq(acc *a, const char *what, double bytes)
  * includes the histogram each pass takes; otherwise CUB's radix sort.
  * packed (own): the first pass packs the pairs from two 4-byte columns as
  * it reads them, at its own calibrated rate (bw_part_pair1: 1.13x a later
- * pass's time on the H200, bench/RESULTS.md, Joins, session 9). */
-static void partition(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed)
+ * pass's time on the H200, bench/RESULTS.md, Joins, session 9).
+ * wide (own, hashed keys: PGB): GJ_PART_WIDE_BITS bits in one pass
+ * (operators/shapes.h gj_part_passes), GJ_PART_WIDE_COST times an 8-bit
+ * pass's time. */
+static void partition_wide(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed,
+                           int wide)
 {
-    int passes = (bits + 7) / 8;
+    int passes = gj_part_passes(bits, own && wide);
     double hist = n * kb, moved = passes * n * 2.0 * (kb + vb);
+    const double cost = passes == 1 && bits > 8 ? GJ_PART_WIDE_COST : 1;
     if (own && kb == 4 && vb == 8) {
         const double rate = a->hw->bw_part_pair > 0 ? a->hw->bw_part_pair : gj_part_pair_default(a->hw);
         const double first = packed && a->hw->bw_part_pair1 > 0 ? a->hw->bw_part_pair1 : rate;
         const double pass = moved / passes;
-        term(a, GJ_TERM_PARTITION, what, pass / (first * GB) + (passes - 1) * pass / (rate * GB),
+        term(a, GJ_TERM_PARTITION, what, cost * (pass / (first * GB) + (passes - 1) * pass / (rate * GB)),
              passes * hist + moved);
         a->kernels += 3 * passes;
     } else {
         term(a, GJ_TERM_PARTITION, what,
-             hist / (a->hw->bw_hist * GB) + moved / (bw_pass(a->hw, kb, vb) * GB), hist + moved);
+             cost * (hist / (a->hw->bw_hist * GB) + moved / (bw_pass(a->hw, kb, vb) * GB)), hist + moved);
         a->kernels += 1 + passes;
     }
     a->allocs += 1;
+}
+
+static void partition(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed)
+{
+    partition_wide(a, what, n, kb, vb, bits, own, packed, 0);
 }
 
 /* Radix sort of n (key, value) pairs on their low `bits` key bits (8 a
@@ -1167,10 +1177,11 @@ typedef struct {
 /* What PGB's partition of n (key, value of vb bytes) rows on `bits` bits
  * holds besides its output (operators/groupby_api.cu pgb_part_tmp, noted
  * into the arena: the own partition's second buffer for two passes and its
- * per-tile histograms). */
+ * per-tile histograms, twice as many bins in a wide pass). */
 static double pgb_part_scratch(double n, int kb, int vb, int bits)
 {
-    return (bits > 8 ? n * (kb + vb) : 0) + floor(n / 4) + 1024;
+    if (gj_part_passes(bits, 1) == 1) return floor(bits > 8 ? n / 3 : n / 4) + 1024;
+    return n * (kb + vb) + floor(n / 4) + 1024;
 }
 
 /* SGB-DE-TR's dictionary table (operators/groupby_kernels.cuh dict_slots,
@@ -1643,14 +1654,14 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         if (bits == 0) seq(a, "hash keys", 2.0 * N * kb);
         if (bits && !tr) {
             /* the partition makes the row ids in its first pass */
-            partition(a, "partition (hash, row id)", N, kb, 4, bits, 1, 0);
+            partition_wide(a, "partition (hash, row id)", N, kb, 4, bits, 1, 0, 1);
         } else if (bits) {
             /* the payload columns travel with the key, two 4-byte columns
              * packed into one 8-byte value as they are read */
             int jobs = pb == 4 ? P / 2 : P, odd = pb == 4 ? P % 2 : 0;
             for (int c = 0; c < jobs; c++)
-                partition(a, "partition (hash, payload pair or 8-byte column)", N, kb, 8, bits, 1, pb == 4);
-            if (odd) partition(a, "partition (hash, last 4-byte column)", N, kb, 4, bits, 1, 0);
+                partition_wide(a, "partition (hash, payload pair or 8-byte column)", N, kb, 8, bits, 1, pb == 4, 1);
+            if (odd) partition_wide(a, "partition (hash, last 4-byte column)", N, kb, 4, bits, 1, 0, 1);
         }
         /* one binary search per partition (bounds_kernel) */
         gather(a, "partition bounds (binary searches)", (parts + 1) * ceil(log2(fmax(N, 2))), kb, N, 32, 0);

@@ -850,12 +850,13 @@ void pgb_many_plan(uint64_t n, uint64_t hint, int kw, const GbSpec &s, uint64_t 
 /* What gj_join_partition holds besides its output. Its own partition: a
  * second (key, value) buffer when it takes two passes, and per-tile
  * histograms (256 counts of 4 bytes per tile of 7680 rows: under
- * n / 4 bytes). CUB: the hashed keys and values built first, and the sort's
- * alternate buffers. */
+ * n / 4 bytes; 512 in a wide pass: under n / 3). CUB: the hashed keys and
+ * values built first, and the sort's alternate buffers. */
 size_t pgb_part_tmp(uint64_t n, int kw, int vw, int bits, int cub)
 {
     if (cub) return n * (size_t)(2 * kw + 2 * vw) + 1024; /* + the hashed keys */
-    return (bits > 8 ? n * (size_t)(kw + vw) : 0) + n / 4 + 1024;
+    if (gj_part_passes(bits, 1) == 1) return (bits > 8 ? n / 3 : n / 4) + 1024;
+    return n * (size_t)(kw + vw) + n / 4 + 1024;
 }
 
 /* Partition (hashed key, values) on the low `bits` hashed bits: stable, so
@@ -884,8 +885,8 @@ int pgb_partition(Ctx &c, bool rowids, const void *keys, void *hs, uint64_t n, i
     bool done_src[GB_MAX_ACC] = {false};
     if (rowids) {
         GJ_CUDA(gj_arena_alloc(&c.ar, rowid, n * 4));
-        rc = gj_join_partition(kw, keys, hs, GJ_PART_IOTA | GJ_PART_HASH, NULL, NULL, *rowid, n, bits, cub, c.st,
-                               ctx);
+        rc = gj_join_partition(kw, keys, hs, GJ_PART_IOTA | GJ_PART_HASH | GJ_PART_WIDE, NULL, NULL, *rowid, n,
+                               bits, cub, c.st, ctx);
         gj_arena_note(&c.ar, pgb_part_tmp(n, kw, 4, bits, cub));
         goto done;
     }
@@ -900,7 +901,9 @@ int pgb_partition(Ctx &c, bool rowids, const void *keys, void *hs, uint64_t n, i
         int mode = mate >= 0 ? GJ_PART_PACK : r.pw[j] == 8 ? GJ_PART_COPY8 : GJ_PART_COPY4;
         const int vw = mate >= 0 ? 8 : r.pw[j];
         GJ_CUDA(gj_arena_alloc(&c.ar, &v, n * vw));
-        if ((rc = gj_join_partition(kw, keys, hs, mode | GJ_PART_HASH, a, b, v, n, bits, cub, c.st, ctx))) goto done;
+        if ((rc = gj_join_partition(kw, keys, hs, mode | GJ_PART_HASH | GJ_PART_WIDE, a, b, v, n, bits, cub, c.st,
+                                    ctx)))
+            goto done;
         gj_arena_note(&c.ar, pgb_part_tmp(n, kw, vw, bits, cub));
         for (int q = j; q < r.n; q++) { /* every accumulator over a or b */
             if (!r.src[q] || done_src[q]) continue;

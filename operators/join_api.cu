@@ -261,16 +261,21 @@ bool part_pair(u64 n, int w)
  * most: the first writes the scratch). SEGX: the scratch's values are in
  * two pieces, rows [0, ceil(n / 2)) at xv and the rest at xv2 (two 4-byte
  * columns of n + 1 and n rows serve as a scratch of n 8-byte values:
- * SMJ-TR's S pair, msd_sort). */
+ * SMJ-TR's S pair, msd_sort). wide: a hashed partition of
+ * GJ_PART_WIDE_BITS bits in one pass (gj_part_passes), where the tile
+ * shape has a thread a bin (not SEGX); otherwise two. */
 template <typename C, typename K, typename V, int MODE, bool HASH, bool SEGX = false>
 int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb,
-                  V *vout, u64 n, int bits, int lo0, K *xk, V *xv, uint32_t *vhi, V *xv2 = NULL)
+                  V *vout, u64 n, int bits, int lo0, K *xk, V *xv, uint32_t *vhi, V *xv2 = NULL, bool wide = false)
 {
-    enum { TILE = C::THREADS * C::ITEMS, HT = 384 };
+    enum { TILE = C::THREADS * C::ITEMS, HT = 384, WB = GJ_PART_WIDE_BITS };
     static_assert(TILE % (16 / sizeof(K)) == 0, "histogram vector loads need whole vectors per tile");
+    constexpr bool WIDE = HASH && !SEGX && C::THREADS >= (1 << WB);
+    const bool one_wide = WIDE && gj_part_passes(bits, wide) == 1 && bits > 8;
     const size_t dyn = C::DYN ? sizeof(PartSmem<K, V, C::THREADS, C::ITEMS>) : 0;
     int rc = GJ_OK, dev = 0, sms = 0, occ_h = 0, occ_s = 0, occ_c = 0;
-    const int passes = (bits + 7) / 8;
+    const int passes = one_wide ? 1 : (bits + 7) / 8;
+    const uint32_t bins = one_wide ? 1u << WB : 256u; /* histogram rows a pass */
     static_assert(C::MAX_PASSES <= 2,
                   "vhi: vout is not read back; SEGX: the first pass writes the scratch, the second reads it");
     /* two tiles at a time: 4-byte keys (80 registers with 8-byte values;
@@ -284,6 +289,15 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
     auto *ks1 = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::DYN, SEGX ? 1 : 0>;
     auto *ks2 = part_scatter_kernel<K, V, PV_COPY, C::THREADS, C::ITEMS, C::MINB, false, C::DYN, SEGX ? 2 : 0>;
+    auto *kh1 = part_hist_kernel<K, HT, HASH>;
+    size_t dyn1 = dyn;
+    if constexpr (WIDE) { /* the one wide pass: its own ranking, staging and histogram */
+        if (one_wide) {
+            ks1 = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, HASH, C::DYN, 0, WB>;
+            kh1 = part_hist_kernel<K, HT, HASH, WB>;
+            dyn1 = C::DYN ? sizeof(PartSmem<K, V, C::THREADS, C::ITEMS, WB>) : 0;
+        }
+    }
     decltype(ks1) kp1 = NULL, kp2 = NULL;
     if constexpr (PAIR) {
         kp1 = part_scatter2_kernel<K, V, MODE, C::THREADS, C::ITEMS, SEGX ? 1 : 0>;
@@ -299,15 +313,15 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     JCUDA(cudaGetDevice(&dev));
     JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     if (C::DYN) {
-        JCUDA(cudaFuncSetAttribute(ks1, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+        JCUDA(cudaFuncSetAttribute(ks1, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn1));
         JCUDA(cudaFuncSetAttribute(ks2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
     }
     if (PAIR) {
         JCUDA(cudaFuncSetAttribute(kp1, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn2));
         JCUDA(cudaFuncSetAttribute(kp2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn2));
     }
-    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_h, part_hist_kernel<K, HT>, HT, 0));
-    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_s, ks1, C::THREADS, dyn));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_h, kh1, HT, 0));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_s, ks1, C::THREADS, dyn1));
     JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_c, ks2, C::THREADS, dyn));
     if (passes > 1 && xk && xv && (!SEGX || xv2)) {
         tk = xk;
@@ -323,8 +337,8 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     if (SEGX && tv) seg_tv = tv == xv ? xv2 : tv + vsplit;
     if (SEGX) seg_out = vout + vsplit;
     /* the histograms, then a tile counter a pass (part_tile_order) */
-    JCUDA(mem_alloc(&j->mem, (void **)&hist, ((size_t)256 * hist_stride(tiles) + 2) * 4));
-    ctr = dyn_order ? hist + (size_t)256 * hist_stride(tiles) : NULL;
+    JCUDA(mem_alloc(&j->mem, (void **)&hist, ((size_t)bins * hist_stride(tiles) + 2) * 4));
+    ctr = dyn_order ? hist + (size_t)bins * hist_stride(tiles) : NULL;
     for (int p = 0; p < passes; p++) {
         const int w = bits / passes + (p < bits % passes ? 1 : 0);
         const uint32_t mask = (1u << w) - 1;
@@ -337,8 +351,7 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         const u64 nh = (u64)(mask + 1) * hist_stride(pt);
         const unsigned gh = (unsigned)(pt < (uint32_t)(sms * occ_h) ? pt : sms * occ_h);
         if (p == 0)
-            part_hist_kernel<K, HT, HASH><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, pt, tile,
-                                                                  ctr ? ctr + p : NULL);
+            kh1<<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, pt, tile, ctr ? ctr + p : NULL);
         else
             part_hist_kernel<K, HT><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, pt, tile, ctr ? ctr + p : NULL);
         JLAUNCHED();
@@ -347,7 +360,7 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         const int occ = pair ? 1 : p == 0 ? occ_s : occ_c;
         const unsigned gs = (unsigned)(pt < (uint32_t)(sms * occ) ? pt : sms * occ);
         auto *kern = p == 0 ? (pair ? kp1 : ks1) : (pair ? kp2 : ks2);
-        kern<<<gs, C::THREADS, pair ? dyn2 : dyn, j->mem.s>>>(
+        kern<<<gs, C::THREADS, pair ? dyn2 : p == 0 ? dyn1 : dyn, j->mem.s>>>(
             ks, vs, p == 0 ? va : NULL, p == 0 ? vb : NULL, kd, vd, p == passes - 1 ? vhi : NULL, n, lo, mask,
             hist, pt, ctr ? ctr + p : NULL, p == 0 ? (vd == tv ? seg_tv : seg_out) : (vs == tv ? seg_tv : seg_out),
             vsplit);
@@ -370,7 +383,7 @@ struct PartCfg {
 template <typename K, typename V, int MODE, bool HASH = false, bool SEGX = false>
 int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va,
                     const uint32_t *vb, V *vout, u64 n, int bits, int lo0 = 0, K *xk = NULL, V *xv = NULL,
-                    uint32_t *vhi = NULL, V *xv2 = NULL)
+                    uint32_t *vhi = NULL, V *xv2 = NULL, bool wide = false)
 {
     typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false> P;
     /* 24 warps on a 7680-row tile staged in dynamic shared memory (80
@@ -392,10 +405,11 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
     const char *e = getenv("GJ_JOIN_PART_SHAPE");
     if constexpr (!SEGX) {
         if (e && strcmp(e, "384x15") == 0)
-            return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits, lo0, xk, xv, vhi);
+            return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits, lo0, xk, xv, vhi,
+                                                      NULL, wide);
     }
     return partition_run<PartCfg<768, 10, 1, true>, K, V, MODE, HASH, SEGX>(j, kin, kout, vin, va, vb, vout, n,
-                                                                            bits, lo0, xk, xv, vhi, xv2);
+                                                                            bits, lo0, xk, xv, vhi, xv2, wide);
 }
 
 /* MSD sort, for SMJ's keys of more than 16 bits with 8-byte values (a
@@ -1658,37 +1672,40 @@ int check_table(const gj_dtable *t, const char *name, gj_ctx *ctx)
 }
 
 /* the custom partition in each value mode; HASH: keys hashed as read;
- * split: 8-byte values as two 4-byte halves (GJ_PART_SPLIT) */
+ * split: 8-byte values as two 4-byte halves (GJ_PART_SPLIT); wide:
+ * GJ_PART_WIDE */
 template <typename K, bool HASH>
 int part_custom(Job *j, const K *kin, K *kout, int mode, const void *va, const void *vb, void *vout,
-                u64 n, int bits, bool split)
+                u64 n, int bits, bool split, bool wide)
 {
     uint32_t *vhi = split ? (uint32_t *)vout + n : NULL;
     if (mode == GJ_PART_IOTA)
         return partition_pairs<K, uint32_t, PV_IOTA, HASH>(j, kin, kout, NULL, NULL, NULL, (uint32_t *)vout,
-                                                           n, bits);
+                                                           n, bits, 0, NULL, NULL, NULL, NULL, wide);
     if (mode == GJ_PART_COPY4)
         return partition_pairs<K, uint32_t, PV_COPY, HASH>(j, kin, kout, (const uint32_t *)va, NULL, NULL,
-                                                           (uint32_t *)vout, n, bits);
+                                                           (uint32_t *)vout, n, bits, 0, NULL, NULL, NULL, NULL,
+                                                           wide);
     if (mode == GJ_PART_COPY8)
         return partition_pairs<K, u64, PV_COPY, HASH>(j, kin, kout, (const u64 *)va, NULL, NULL, (u64 *)vout,
-                                                      n, bits, 0, NULL, NULL, vhi);
+                                                      n, bits, 0, NULL, NULL, vhi, NULL, wide);
     return partition_pairs<K, u64, PV_PACK, HASH>(j, kin, kout, NULL, (const uint32_t *)va,
-                                                  (const uint32_t *)vb, (u64 *)vout, n, bits, 0, NULL, NULL, vhi);
+                                                  (const uint32_t *)vb, (u64 *)vout, n, bits, 0, NULL, NULL, vhi,
+                                                  NULL, wide);
 }
 
 /* gj_join_partition's body: the custom partition, or CUB's sort (values
  * built first, as the joins did before the custom partition; hashed keys
  * too, when asked) */
 template <typename K>
-int part_hook(Job *j, const K *kin, K *kout, int mode, bool hash, bool split, const void *va, const void *vb,
-              void *vout, u64 n, int bits, int use_cub)
+int part_hook(Job *j, const K *kin, K *kout, int mode, bool hash, bool split, bool wide, const void *va,
+              const void *vb, void *vout, u64 n, int bits, int use_cub)
 {
     int rc = GJ_OK;
     void *tv = NULL, *hk = NULL;
     if (!use_cub) {
-        rc = hash ? part_custom<K, true>(j, kin, kout, mode, va, vb, vout, n, bits, split)
-                  : part_custom<K, false>(j, kin, kout, mode, va, vb, vout, n, bits, split);
+        rc = hash ? part_custom<K, true>(j, kin, kout, mode, va, vb, vout, n, bits, split, wide)
+                  : part_custom<K, false>(j, kin, kout, mode, va, vb, vout, n, bits, split, false);
         goto done;
     }
     if (hash) {
@@ -1728,23 +1745,23 @@ extern "C" int gj_join_partition(int key_width, const void *kin, void *kout, int
     memset(j, 0, sizeof *j);
     j->ctx = ctx;
     j->mem.s = (cudaStream_t)stream;
-    const bool hash = mode & GJ_PART_HASH, split = mode & GJ_PART_SPLIT;
-    mode &= ~(GJ_PART_HASH | GJ_PART_SPLIT);
+    const bool hash = mode & GJ_PART_HASH, split = mode & GJ_PART_SPLIT, wide = mode & GJ_PART_WIDE;
+    mode &= ~(GJ_PART_HASH | GJ_PART_SPLIT | GJ_PART_WIDE);
     if ((key_width != 4 && key_width != 8) || mode < GJ_PART_IOTA || mode > GJ_PART_PACK ||
         bits < 1 || bits > PartPolicy::MAX_BITS || n >= (1ULL << 32) ||
-        (split && (use_cub || (mode != GJ_PART_COPY8 && mode != GJ_PART_PACK)))) {
+        (split && (use_cub || (mode != GJ_PART_COPY8 && mode != GJ_PART_PACK))) || (wide && !hash)) {
         rc = gj_seterr(ctx, GJ_ERR_INVALID,
-                       "gj_join_partition: key_width=%d mode=%d bits=%d split=%d use_cub=%d (split: COPY8 or "
-                       "PACK, own partition only)",
-                       key_width, mode, bits, (int)split, use_cub);
+                       "gj_join_partition: key_width=%d mode=%d bits=%d split=%d wide=%d hash=%d use_cub=%d "
+                       "(split: COPY8 or PACK, own partition only; wide: hashed keys only)",
+                       key_width, mode, bits, (int)split, (int)wide, (int)hash, use_cub);
         goto done;
     }
     if (n == 0) goto done;
     GJ_CUDA(gj_pool_retain()); /* as every join run: calibrate times this call */
-    rc = key_width == 4 ? part_hook<uint32_t>(j, (const uint32_t *)kin, (uint32_t *)kout, mode, hash, split, va,
-                                              vb, vout, n, bits, use_cub)
-                        : part_hook<u64>(j, (const u64 *)kin, (u64 *)kout, mode, hash, split, va, vb, vout, n,
-                                         bits, use_cub);
+    rc = key_width == 4 ? part_hook<uint32_t>(j, (const uint32_t *)kin, (uint32_t *)kout, mode, hash, split, wide,
+                                              va, vb, vout, n, bits, use_cub)
+                        : part_hook<u64>(j, (const u64 *)kin, (u64 *)kout, mode, hash, split, wide, va, vb, vout,
+                                         n, bits, use_cub);
     mem_release(&j->mem);
     GJ_CUDA(cudaStreamSynchronize(j->mem.s));
     GJ_CUDA(cudaGetLastError());

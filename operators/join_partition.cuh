@@ -10,6 +10,10 @@
  *      keys then values in shared
  *      memory in digit order, and each thread writes consecutive staged rows,
  *      so a bin's rows leave the block as one coalesced run.
+ * A hashed partition of 9 bits asked to be wide (PGB) takes one pass of 9
+ * bits (RB, the digit bits of part_hist_kernel, PartSmem and
+ * part_scatter_kernel; a thread a bin) instead of two (operators/shapes.h
+ * gj_part_passes).
  * 8-bit passes over many unhashed 4-byte keys (join_api.cu part_pair,
  * partition_run) scatter two tiles at a time instead (part_scatter2_kernel:
  * bin runs twice as long).
@@ -59,7 +63,7 @@ struct PartDigit {
 enum { HIST_GROUP = 8 };
 __host__ __device__ inline uint32_t hist_stride(uint32_t tiles) { return (tiles + HIST_GROUP - 1) / HIST_GROUP * HIST_GROUP; }
 
-template <typename K, int THREADS, bool HASH = false>
+template <typename K, int THREADS, bool HASH = false, int RB = 8>
 __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict__ keys, unsigned long long n,
                                                             int lo, uint32_t mask,
                                                             uint32_t *__restrict__ hist, uint32_t tiles,
@@ -67,15 +71,15 @@ __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict_
 {
     enum { WARPS = THREADS / 32, VK = 16 / sizeof(K), G = HIST_GROUP };
     static_assert(G == 8, "a bin's counts of a group are one 32-byte sector");
-    __shared__ uint32_t h[WARPS][256];
-    __shared__ __align__(16) uint32_t c[256][G];
+    __shared__ uint32_t h[WARPS][1 << RB];
+    __shared__ __align__(16) uint32_t c[1 << RB][G];
     const int warp = threadIdx.x >> 5;
     const bool vec = ((unsigned long long)(uintptr_t)keys & 15) == 0;
     const uint32_t stride = hist_stride(tiles);
     if (ctr && blockIdx.x == 0 && threadIdx.x == 0) *ctr = 0;
     for (uint32_t g = blockIdx.x; g * G < tiles; g += gridDim.x)
     for (uint32_t t = g * G; t < g * G + G; t++) {
-        for (int i = threadIdx.x; i < WARPS * 256; i += THREADS) (&h[0][0])[i] = 0;
+        for (int i = threadIdx.x; i < WARPS << RB; i += THREADS) (&h[0][0])[i] = 0;
         __syncthreads();
         if (t < tiles) { /* else a group's padding: zero counts */
             const unsigned long long b = (unsigned long long)t * tile;
@@ -172,9 +176,9 @@ __device__ __forceinline__ void part_put(V *__restrict__ vout, uint32_t *__restr
  * vhi (8-byte values only; NULL otherwise): the values leave split, their
  * low 4 bytes to vout read as a 4-byte column, their high 4 bytes to vhi:
  * a packed pair comes out as its two columns again. */
-template <typename K, typename V, int THREADS, int ITEMS>
+template <typename K, typename V, int THREADS, int ITEMS, int RB = 8>
 union PartSmem {
-    typename cub::BlockRadixRankMatchEarlyCounts<THREADS, 8, false>::TempStorage rank;
+    typename cub::BlockRadixRankMatchEarlyCounts<THREADS, RB, false>::TempStorage rank;
     K k[THREADS * ITEMS];
     V v[THREADS * ITEMS];
 };
@@ -184,7 +188,7 @@ union PartSmem {
  * 2, read so (a scratch pair made of two 4-byte columns, join_api.cu
  * partition_run). 0: v2 unused. */
 template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false, bool DYN = false,
-          int SEG = 0>
+          int SEG = 0, int RB = 8>
 __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ va,
     const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, uint32_t *__restrict__ vhi,
@@ -195,8 +199,8 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     /* CUB onesweep's ranker: per-warp counts first, then warp matches; no
      * per-item counter pointers, so fewer registers than BlockRadixRankMatch
      * (measured: bench/join_part_notes.md) */
-    typedef cub::BlockRadixRankMatchEarlyCounts<THREADS, 8, false> Rank;
-    typedef PartSmem<K, V, THREADS, ITEMS> Smem;
+    typedef cub::BlockRadixRankMatchEarlyCounts<THREADS, RB, false> Rank;
+    typedef PartSmem<K, V, THREADS, ITEMS, RB> Smem;
     static_assert(Rank::BINS_TRACKED_PER_THREAD == 1, "one bin per thread");
     Smem *up;
     if constexpr (DYN) {
@@ -207,7 +211,7 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         up = &s;
     }
     Smem &u = *up;
-    __shared__ uint32_t off[256];
+    __shared__ uint32_t off[1 << RB];
     __shared__ uint32_t next_tile;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const uint32_t stride = hist_stride(tiles);

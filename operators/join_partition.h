@@ -18,8 +18,18 @@ extern "C" {
  * the partition are those of the hashed keys. GJ_PART_SPLIT may be or-ed
  * into COPY8 and PACK, without use_cub: the 8-byte values leave split,
  * vout receiving 2n 4-byte values, the low halves in [0, n) and the high
- * halves in [n, 2n) (a packed pair as its two columns: PHJ's S side). */
-enum { GJ_PART_IOTA = 0, GJ_PART_COPY4 = 1, GJ_PART_COPY8 = 2, GJ_PART_PACK = 3, GJ_PART_HASH = 16, GJ_PART_SPLIT = 32 };
+ * halves in [n, 2n) (a packed pair as its two columns: PHJ's S side).
+ * GJ_PART_WIDE, with GJ_PART_HASH (PGB): GJ_PART_WIDE_BITS bits take one
+ * pass (operators/shapes.h gj_part_passes); other bit counts as without. */
+enum {
+    GJ_PART_IOTA = 0,
+    GJ_PART_COPY4 = 1,
+    GJ_PART_COPY8 = 2,
+    GJ_PART_PACK = 3,
+    GJ_PART_HASH = 16,
+    GJ_PART_SPLIT = 32,
+    GJ_PART_WIDE = 64
+};
 
 /* Stable partition of n (key, value) rows on key bits [0, bits), 1 <= bits
  * <= GJ_PART_MAX_BITS (16), on the GPU. key_width 4 or 8. kin/kout: device

@@ -20,6 +20,20 @@
  * 1.095-1.100 (bench/RESULTS.md, Group-by, session 9). */
 #define GJ_HGB_PART_MERGE_TS 16384
 
+/* A hashed partition of GJ_PART_WIDE_BITS bits asked to be wide (PGB,
+ * operators/join_partition.h GJ_PART_WIDE) takes one pass of that many
+ * bits instead of two: 2^28 rows of a 4-byte key and a packed pair, hashed,
+ * 4.27 ms against 3.60 for 8 bits and 3.33 for 7 (H100, bench/bits_probe,
+ * bench/RESULTS.md session 20): GJ_PART_WIDE_COST a pass's time. */
+#define GJ_PART_WIDE_BITS 9
+#define GJ_PART_WIDE_COST 1.185
+
+/* The passes of a partition on `bits` bits (wide: asked as above). */
+static inline int gj_part_passes(int bits, int wide)
+{
+    return wide && bits == GJ_PART_WIDE_BITS ? 1 : (bits + 7) / 8;
+}
+
 /* PGB: k_pgb_chunk up to GJ_PGB_FEW groups, with GJ_PGB_TS hash slots and
  * GJ_PGB_AGG_BYTES of aggregate slots; k_pgb_many above, with tables of at
  * most GJ_PGB_MANY_TMAX slots in GJ_PGB_MANY_SMEM_BIG bytes and partitions of
@@ -82,6 +96,7 @@ static inline void gj_pgb_plan(double n, double groups, double tmax, double sms,
     while (bw < 16 && floor(n / ldexp(1, bw)) > floor(n / (8 * fmax(sms, 1))) + 1) bw++;
     while (few < 16 && GJ_PGB_MIN_PART * ldexp(1, few + 1) <= groups) few++;
     bits = bmin && !rowids ? (int)fmax(bmin, fmin(bw, fmin(few, 8 * ((bmin + 7) / 8)))) : bmin;
+    if (bmin == GJ_PART_WIDE_BITS) bits = bmin; /* one wide pass, not two */
     if (force_bits >= 0) bits = force_bits;
     while (ts < 4 * ceil(groups / ldexp(1, bits))) ts *= 2;
     *bits_out = bits;
@@ -89,19 +104,25 @@ static inline void gj_pgb_plan(double n, double groups, double tmax, double sms,
 }
 
 /* PGB's plan with one table an SM (bb bits, tables of tb slots, up to
- * GJ_PGB_MANY_SMEM_BIG) against two (bits, ts): it wins with fewer 8-bit
- * partition passes, or as many with its tables filled less (groups / 2^bits
- * to a table of ts slots). H200, 2^28 rows, max,max, PGB-TR
+ * GJ_PGB_MANY_SMEM_BIG) against two (bits, ts): it wins with cheaper
+ * partition passes (a wide pass, gj_part_passes, at GJ_PART_WIDE_COST an
+ * 8-bit pass), or as cheap ones with its tables filled less (groups /
+ * 2^bits to a table of ts slots). H200, 2^28 rows, max,max, PGB-TR
  * (bench/RESULTS.md, Group-by, session 12): one pass saved at 2^21 groups
  * (6.51 -> 5.44 ms) and at 2^13 (4.17 -> 2.91); as many at a quarter of the
  * load instead of a half: 2^20 5.33 -> 4.83, 2^23 7.27 -> 6.87, 8-byte keys
  * at 2^19 6.21 -> 5.85; at the same load one block an SM lost (8-byte keys
  * at 2^23 8.72 -> 9.06, 2^25 9.62 -> 9.88). The operator and the model
  * both ask it. */
+static inline double gj_pgb_pass_cost(int bits)
+{
+    const int p = gj_part_passes(bits, 1);
+    return p == 1 && bits > 8 ? GJ_PART_WIDE_COST : p;
+}
 static inline int gj_pgb_big_wins(double groups, int bits, double ts, int bb, double tb)
 {
-    const int ps = (bits + 7) / 8, pb = (bb + 7) / 8;
-    return pb < ps || (pb == ps && ceil(groups / ldexp(1, bb)) / tb < ceil(groups / ldexp(1, bits)) / ts);
+    const double cs = gj_pgb_pass_cost(bits), cb = gj_pgb_pass_cost(bb);
+    return cb < cs || (cb == cs && ceil(groups / ldexp(1, bb)) / tb < ceil(groups / ldexp(1, bits)) / ts);
 }
 
 /* k_pgb_many's plan: gj_pgb_plan with tables of at most tmax_small slots

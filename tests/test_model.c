@@ -356,7 +356,10 @@ static void test_join_peak_memory(void **state)
  * them a partition pass, and its buffers. HGB with 8-byte keys at 2^14
  * groups again on an H100 (same shared memory; 2026-11-27 09:49 UTC,
  * session 16, bench/s16_call13.sh): a table of 4-byte key offsets takes it
- * in one pass (1074266120 -> 22085656 bytes).
+ * in one pass (1074266120 -> 22085656 bytes). PGB with 8-byte keys at 2^21
+ * groups again on an H100 (2026-11-27 13:27 UTC, session 20,
+ * bench/s20_call5.sh): one wide 9-bit partition pass, no second buffer
+ * (PGB-UR 6509564932 -> 3436457960, PGB-TR 8657052676 -> 4510199784).
  * The slack is for CUB's tuning of its sort's scratch (look-back counters
  * per tile, cub_sort_scratch: 0.4% of the SGB peaks), which a CUB release
  * may change. The old working-set sum missed these by -69% to +100% (HGB
@@ -386,7 +389,7 @@ static void test_groupby_peak_memory(void **state)
         {1744830472, 6473582079, 7949840851, 9023582675, 4362109956, 6509593604, 8992451548},
         {2621448, 8637672959, 10785164799, 10768553471, 2147524636, 2147524636, 11811168264},
         {22085656, 8637672959, 10785418751, 10768807423, 3288335396, 4362077316, 11811422216},
-        {1140850696, 8637672959, 10818711039, 10802101759, 6509564932, 8657052676, 11844714504},
+        {1140850696, 8637672959, 10818711039, 10802101759, 3436457960, 4510199784, 11844714504},
         {3407880, 1618398719, 1886852607, 2155286015, 268488732, 268488732, 3758114824},
         {352321544, 1618398719, 1962331647, 2230766079, 1090528260, 1627399172, 3833593864},
     };
