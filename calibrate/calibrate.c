@@ -24,6 +24,7 @@
  */
 #include "calibrate/calibrate.h"
 #include "model/profile.h"
+#include "operators/shapes.h"
 
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -77,7 +78,7 @@ enum kind {
     K_SEQ_READ, K_SEQ_WRITE, K_SEQ_COPY,
     K_RAND, K_RAND_L2, K_ULINES,
     K_L1, K_L1_RAND, K_L2, K_L2_RAND,
-    K_HIST, K_PART, K_PART_OWN, K_PART_PACK1, K_SORT,
+    K_HIST, K_PART, K_PART_OWN, K_PART_PACK1, K_PART_WIDE, K_SORT,
     K_ATOM_G, K_ATOM_S,
     K_HT_BUILD_L2, K_HT_PROBE_L2, K_HT_BUILD_HBM, K_HT_PROBE_HBM,
     K_LAUNCH, K_MALLOC, K_HOSTCOPY,
@@ -112,6 +113,7 @@ static const item_def items[] = {
     {"bw_part_k8v8", K_PART, 8, 8},
     {"bw_part_pair", K_PART_OWN, 4, 8},
     {"bw_part_pair1", K_PART_PACK1, 4, 8},
+    {"bw_part_wide", K_PART_WIDE, 4, 8},
     {"sort_k32", K_SORT, 4, 4},
     {"sort_k64", K_SORT, 8, 4},
     {"atom_g_t1", K_ATOM_G, 1, 0},
@@ -222,7 +224,9 @@ static int measure(cal_state *s, const item_def *d, double *vals, gj_ctx *ctx)
         break;
     }
     case K_PART_PACK1: /* one 8-bit pass alone, pairs packed from two columns as it reads */
-        rc = gj_calk_sort(d->a, d->b, 8, s->n_sort, 2, W, R, ms, &work, ctx);
+    case K_PART_WIDE:  /* the same on 9 hashed bits in one wide pass (PGB's first) */
+        rc = gj_calk_sort(d->a, d->b, d->kind == K_PART_WIDE ? GJ_PART_WIDE_BITS : 8, s->n_sort,
+                          d->kind == K_PART_WIDE ? 3 : 2, W, R, ms, &work, ctx);
         if (rc == GJ_OK) rates(ms, R, work * 2.0 * (d->a + d->b), 1e-9, vals);
         break;
     case K_SORT:

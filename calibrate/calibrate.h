@@ -118,7 +118,9 @@ int gj_calk_hostcopy(int d2h, int pinned, uint64_t bytes, int warmup, int reps, 
  * own: the operators' own stable partition instead (gj_join_partition,
  * end_bit <= 16), as PHJ-TR, SMJ-TR and PGB-TR run it: 1 with the values
  * as they are, 2 with 8-byte values packed from two 4-byte columns as the
- * first pass reads them (GFTR's pairs; 4-byte keys). */
+ * first pass reads them (GFTR's pairs; 4-byte keys), 3 as 2 on hashed keys
+ * in one wide pass of GJ_PART_WIDE_BITS bits (PGB's first pass; end_bit
+ * GJ_PART_WIDE_BITS). */
 int gj_calk_sort(int key_bytes, int val_bytes, int end_bit, uint64_t n, int own, int warmup, int reps,
                  double *ms, double *work, gj_ctx *ctx);
 

@@ -9,6 +9,7 @@
  * pass reads them (own = 2: GFTR's first pass). */
 #include "calibrate/calibrate.h"
 #include "operators/common.cuh"
+#include "operators/hash.cuh"
 #include "operators/join_partition.h"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -37,9 +38,10 @@ __global__ void k_sort_fill(K *k, V *v, uint64_t n, uint32_t seed)
 }
 
 /* Checks that keys are ordered on bits [0, end_bit) and that every value
- * still carries its key (values are the original positions: regenerate). */
+ * still carries its key (values are the original positions: regenerate;
+ * hashed: the keys came out hashed, gjh::hash_key). */
 template <typename K, typename V>
-__global__ void k_sort_check(const K *k, const V *v, uint64_t n, int end_bit, uint32_t seed,
+__global__ void k_sort_check(const K *k, const V *v, uint64_t n, int end_bit, uint32_t seed, bool hashed,
                              unsigned long long *bad)
 {
     const K mask = end_bit >= (int)(8 * sizeof(K)) ? ~(K)0 : (((K)1 << end_bit) - 1);
@@ -50,6 +52,7 @@ __global__ void k_sort_check(const K *k, const V *v, uint64_t n, int end_bit, ui
         uint64_t src = (uint64_t)v[i];
         uint32_t lo = smix32((uint32_t)src ^ seed), hi = smix32(lo ^ 0x68E31DA4u);
         K want = sizeof(K) == 8 ? (K)(((uint64_t)hi << 32) | lo) : (K)lo;
+        if (hashed) want = gjh::hash_key(want);
         if (src >= n || want != k[i]) local++;
     }
     if (local) atomicAdd(bad, local);
@@ -90,7 +93,7 @@ int sort_bench(int end_bit, uint64_t n, int own, int warmup, int reps, double *m
     GJ_CUDA(gj_arena_alloc(&ar, (void **)&v0, n * sizeof(V)));
     GJ_CUDA(gj_arena_alloc(&ar, (void **)&v1, n * sizeof(V)));
     GJ_CUDA(gj_arena_alloc(&ar, (void **)&bad, sizeof *bad));
-    if (own == 2) {
+    if (own >= 2) {
         GJ_CUDA(gj_arena_alloc(&ar, (void **)&col_a, n * 4));
         GJ_CUDA(gj_arena_alloc(&ar, (void **)&col_b, n * 4));
     }
@@ -105,7 +108,7 @@ int sort_bench(int end_bit, uint64_t n, int own, int warmup, int reps, double *m
         seed = 0xA5A5u + 7919u * (uint32_t)(r + warmup);
         k_sort_fill<K, V><<<grid, threads>>>(k0, v0, n, seed); /* fresh keys, untimed */
         GJ_LAUNCHED();
-        if (own == 2) {
+        if (own >= 2) {
             k_split_pairs<<<grid, threads>>>((const uint64_t *)v0, col_a, col_b, n);
             GJ_LAUNCHED();
         }
@@ -113,8 +116,10 @@ int sort_bench(int end_bit, uint64_t n, int own, int warmup, int reps, double *m
         cub::DoubleBuffer<V> vb(v0, v1);
         GJ_CUDA(cudaEventRecord(ea));
         if (own) {
-            const int mode = own == 2 ? GJ_PART_PACK : sizeof(V) == 4 ? GJ_PART_COPY4 : GJ_PART_COPY8;
-            if ((rc = gj_join_partition((int)sizeof(K), k0, k1, mode, own == 2 ? (const void *)col_a : v0, col_b, v1, n,
+            const int mode = own == 3   ? GJ_PART_PACK | GJ_PART_HASH | GJ_PART_WIDE
+                             : own == 2 ? GJ_PART_PACK
+                             : sizeof(V) == 4 ? GJ_PART_COPY4 : GJ_PART_COPY8;
+            if ((rc = gj_join_partition((int)sizeof(K), k0, k1, mode, own >= 2 ? (const void *)col_a : v0, col_b, v1, n,
                                         end_bit, 0, NULL, ctx)) != GJ_OK)
                 goto done;
             kb = cub::DoubleBuffer<K>(k1, k0);
@@ -129,7 +134,7 @@ int sort_bench(int end_bit, uint64_t n, int own, int warmup, int reps, double *m
         GJ_CUDA(cudaEventElapsedTime(&f, ea, eb));
         if (r >= 0) ms[r] = f;
         if (r == reps - 1) {
-            k_sort_check<K, V><<<grid, threads>>>(kb.Current(), vb.Current(), n, end_bit, seed, bad);
+            k_sort_check<K, V><<<grid, threads>>>(kb.Current(), vb.Current(), n, end_bit, seed, own == 3, bad);
             GJ_LAUNCHED();
         }
     }
@@ -152,12 +157,13 @@ extern "C" int gj_calk_sort(int key_bytes, int val_bytes, int end_bit, uint64_t 
     int rc = GJ_OK;
     if (warmup < 0 || reps < 1 || !ms || !work || n < 1 || n > (1ull << 31) ||
         (key_bytes != 4 && key_bytes != 8) || (val_bytes != 4 && val_bytes != 8) || end_bit < 1 ||
-        end_bit > (own ? GJ_PART_MAX_BITS : 8 * key_bytes) || own < 0 || own > 2 ||
-        (own == 2 && (key_bytes != 4 || val_bytes != 8)))
-        return gj_seterr(ctx, GJ_ERR_INVALID, "sort: key_bytes=%d val_bytes=%d end_bit=%d n=%llu: "
+        end_bit > (own ? GJ_PART_MAX_BITS : 8 * key_bytes) || own < 0 || own > 3 ||
+        (own >= 2 && (key_bytes != 4 || val_bytes != 8)) || (own == 3 && end_bit != GJ_PART_WIDE_BITS))
+        return gj_seterr(ctx, GJ_ERR_INVALID, "sort: key_bytes=%d val_bytes=%d end_bit=%d n=%llu own=%d: "
                          "allowed widths 4 or 8, 1 <= end_bit <= key bits (16 for the own partition), "
-                         "1 <= n <= 2^31; packed columns (own 2) with 4-byte keys and 8-byte values",
-                         key_bytes, val_bytes, end_bit, (unsigned long long)n);
+                         "1 <= n <= 2^31; packed columns (own 2, 3) with 4-byte keys and 8-byte values; "
+                         "the wide hashed pass (own 3) on %d bits",
+                         key_bytes, val_bytes, end_bit, (unsigned long long)n, own, GJ_PART_WIDE_BITS);
     if (key_bytes == 4 && val_bytes == 4) rc = sort_bench<uint32_t, uint32_t>(end_bit, n, own, warmup, reps, ms, ctx);
     else if (key_bytes == 4) rc = sort_bench<uint32_t, uint64_t>(end_bit, n, own, warmup, reps, ms, ctx);
     else if (val_bytes == 8) rc = sort_bench<uint64_t, uint64_t>(end_bit, n, own, warmup, reps, ms, ctx);

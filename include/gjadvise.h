@@ -102,6 +102,9 @@ typedef struct gj_hw {
                              the pairs from two 4-byte columns as it reads
                              them (GFTR's first pass): one 8-bit partition
                              alone; 0 where not measured                    */
+    double bw_part_wide;  /* the same first pass on 9 hashed key bits in
+                             one wide pass (PGB, GJ_PART_WIDE); 0 where
+                             not measured: bw_part_pair1 / 1.185           */
     double sort_k32;      /* full radix sort, 4-byte keys + 4-byte values, G pairs/s */
     double sort_k64;      /* full radix sort, 8-byte keys + 4-byte values, G pairs/s */
     /* atomics, G updates/s over the device, by number of distinct targets */

@@ -3,6 +3,7 @@
 #define GJ_MODEL_MODEL_H
 
 #include "gjadvise.h"
+#include "operators/shapes.h"
 
 /* Generalised harmonic number H(n, z). */
 double gj_harmonic(double n, double z);
@@ -26,5 +27,12 @@ int gj_impl_sorts_output(gj_impl impl);
  * existed, or derived): CUB's 4/8 pass, the keys read once more for the
  * own pass's histogram. */
 static inline double gj_part_pair_default(const gj_hw *h) { return h->bw_part_k4v8 * 24 / 28; }
+/* A wide partition pass's time over an 8-bit pass's: the calibrated first
+ * passes (bw_part_pair1 / bw_part_wide) where both are measured, else
+ * GJ_PART_WIDE_COST (operators/shapes.h). */
+static inline double gj_part_wide_cost(const gj_hw *h)
+{
+    return h->bw_part_wide > 0 && h->bw_part_pair1 > 0 ? h->bw_part_pair1 / h->bw_part_wide : GJ_PART_WIDE_COST;
+}
 
 #endif

@@ -5,6 +5,7 @@
 #include "model/profile.h"
 #include "model/model.h"
 #include "common/internal.h"
+#include "operators/shapes.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -34,6 +35,7 @@ static const gj_param_info params[] = {
     P(bw_part_k8v8, "GB/s", "one 8-bit RADIX-PARTITION pass, 8-byte keys/8-byte values"),
     P(bw_part_pair, "GB/s", "one 8-bit pass of the operators' own partition, histogram included, 4-byte keys/packed 8-byte pairs"),
     P(bw_part_pair1, "GB/s", "the own partition's first pass alone, packing pairs from two 4-byte columns as it reads"),
+    P(bw_part_wide, "GB/s", "the same first pass on 9 hashed key bits in one wide pass (PGB)"),
     P(sort_k32, "Gpair/s", "full radix sort, 4-byte keys with 4-byte values"),
     P(sort_k64, "Gpair/s", "full radix sort, 8-byte keys with 4-byte values"),
     P(atom_g_t1, "Gop/s", "global atomics, all threads on 1 target"),
@@ -291,6 +293,8 @@ int gj_profile_complete(gj_profile *p)
     derive(p, "bw_part_k8v8", bg);
     derive(p, "bw_part_pair", gj_part_pair_default(h));
     derive(p, "bw_part_pair1", h->bw_part_pair); /* no first-pass cost beyond a pass */
+    /* a 9-bit pass at the cost bench/bits_probe measured on an H100 */
+    derive(p, "bw_part_wide", h->bw_part_pair1 / GJ_PART_WIDE_COST);
     /* M-413-CS: a 4/4 sort moves 17 x 4 bytes per pair; an 8/4 sort moves
      * 8 (histogram) + 8 passes x 2 x 12 bytes = 200 bytes per pair. */
     derive(p, "sort_k32", bg / 68);

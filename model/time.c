@@ -223,14 +223,14 @@ static void seq(acc *a, const char *what, double bytes)
  * it reads them, at its own calibrated rate (bw_part_pair1: 1.13x a later
  * pass's time on the H200, bench/RESULTS.md, Joins, session 9).
  * wide (own, hashed keys: PGB): GJ_PART_WIDE_BITS bits in one pass
- * (operators/shapes.h gj_part_passes), GJ_PART_WIDE_COST times an 8-bit
+ * (operators/shapes.h gj_part_passes), gj_part_wide_cost times an 8-bit
  * pass's time. */
 static void partition_wide(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed,
                            int wide)
 {
     int passes = gj_part_passes(bits, own && wide);
     double hist = n * kb, moved = passes * n * 2.0 * (kb + vb);
-    const double cost = passes == 1 && bits > 8 ? GJ_PART_WIDE_COST : 1;
+    const double cost = passes == 1 && bits > 8 ? gj_part_wide_cost(a->hw) : 1;
     if (own && kb == 4 && vb == 8) {
         const double rate = a->hw->bw_part_pair > 0 ? a->hw->bw_part_pair : gj_part_pair_default(a->hw);
         const double first = packed && a->hw->bw_part_pair1 > 0 ? a->hw->bw_part_pair1 : rate;
