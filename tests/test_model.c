@@ -757,7 +757,8 @@ static void test_pgb_plans(void **state)
 }
 
 /* The model charges PGB's wide pass GJ_PART_WIDE_COST times an 8-bit
- * pass: PGB-TR's partition term at 2^22 groups (one 9-bit pass) against
+ * pass where the profile has no bw_part_wide (the H200's built-in), and
+ * bw_part_pair1 / bw_part_wide where it has: PGB-TR's partition term at 2^22 groups (one 9-bit pass) against
  * 2^21 (one 8-bit pass), 2^28 rows, max,max (measured on the H100, call 5
  * of session 20: group phases of 4.26 and 3.61 ms). */
 static void test_pgb_wide_pass(void **state)
@@ -772,6 +773,13 @@ static void test_pgb_wide_pass(void **state)
         t[i] = e.term_ms[GJ_TERM_PARTITION];
     }
     assert_true(fabs(t[1] / t[0] - GJ_PART_WIDE_COST) < 1e-9);
+    /* a calibrated wide pass sets the ratio: bw_part_pair1 / bw_part_wide */
+    gj_hw hw = *gj_profile_hw(p);
+    hw.bw_part_wide = hw.bw_part_pair1 / 1.3;
+    gj_workload w = groupby(1ULL << 28, 1ULL << 22);
+    gj_estimate e;
+    assert_int_equal(gj_model_estimate(GJ_IMPL_PGB_TR, &w, &hw, &e, NULL), GJ_OK);
+    assert_true(fabs(e.term_ms[GJ_TERM_PARTITION] / t[0] - 1.3) < 1e-9);
     gj_profile_free(p);
 }
 
