@@ -33,6 +33,12 @@
  * partition passes', 5-18%), exported with `gjadvise profiles export` and
  * written by bench/tuned_builtin.py.
  *
+ * bw_part_wide, added in session 20, is from a full calibration on an H100
+ * of 2026-11-27 13:38 UTC (GPU-46a55894-5ec6-c4f6-4cba-72221eed31ab,
+ * bench/s20_call9.sh; that run's bw_part_pair 1976 and bw_part_pair1 1940
+ * GB/s, 4% and 10% above this profile's, measured before the two-tile
+ * scatter).
+ *
  * h100-tuned: h100-measured with the corrections `gjadvise tune` learned
  * from the default validation grid measured on that H100 right after it
  * (held-out median |err| 9.8% -> 5.2%; the store:
@@ -667,6 +673,12 @@ static const char h100_measured[] =
     "  \"bw_part_pair1\": {\n"
     "   \"value\": 1769.624132593133,\n"
     "   \"spread\": 0.011022192650958015,\n"
+    "   \"unit\": \"GB/s\",\n"
+    "   \"source\": \"measured\"\n"
+    "  },\n"
+    "  \"bw_part_wide\": {\n"
+    "   \"value\": 1543.0399174998122,\n"
+    "   \"spread\": 0.012080709413505501,\n"
     "   \"unit\": \"GB/s\",\n"
     "   \"source\": \"measured\"\n"
     "  },\n"
