@@ -51,29 +51,6 @@ enum { THREADS = 1024, LG_TS = 14, TS = 1 << LG_TS, P = 256, MAXP = 128 };
 enum { REMOTE = 0, EXCHANGE = 1, DOUBLE = 2 };
 static const uint32_t EMPTY = 0xFFFFFFFFu;
 
-/* a bijection on 24 bits: group j of a partition -> its key's top bits */
-__host__ __device__ inline uint32_t mix24(uint32_t x)
-{
-    const uint32_t m = 0xFFFFFFu;
-    x &= m;
-    x ^= x >> 12; x = (x * 0x9E3779B1u) & m;
-    x ^= x >> 11; x = (x * 0x85EBCA6Bu) & m;
-    x ^= x >> 12;
-    return x;
-}
-
-/* row i of partition p = i / rows_p: group j uniform over [0, G) */
-__global__ void gen_parts(uint32_t *key, uint64_t *pair, uint64_t n, uint32_t G)
-{
-    const uint64_t per = n / P;
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-        const uint32_t p = (uint32_t)(i / per);
-        const uint32_t j = (uint32_t)(((uint64_t)fmix((uint32_t)i * 2654435761u + 7) * G) >> 32);
-        key[i] = mix24(j) << 8 | p;
-        pair[i] = (uint64_t)fmix((uint32_t)i ^ 0x1234567u) | (uint64_t)fmix((uint32_t)i ^ 0x7654321u) << 32;
-    }
-}
-
 /* the key's table in its cluster: the 4 bits above the partition's */
 __device__ __forceinline__ unsigned owner(uint32_t k, unsigned C) { return (k >> 8) & (C - 1); }
 
@@ -287,7 +264,7 @@ static float run(unsigned C, const uint32_t *key, const uint64_t *pair, uint64_t
 
 int main(int argc, char **argv)
 {
-    const uint64_t n = 1ull << 28, per = n / P;
+    const uint64_t n = 1ull << 28;
     std::vector<uint32_t> Gs;
     for (int i = 1; i < argc; i++) Gs.push_back((uint32_t)strtoul(argv[i], NULL, 0));
     if (Gs.empty()) Gs = {8192, 16384, 32768, 65536, 131072};
@@ -302,26 +279,16 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&ovf, 4));
     int sms;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    std::vector<uint32_t> inv(1u << 24);
-    for (uint32_t j = 0; j < (1u << 24); j++) inv[mix24(j)] = j;
+    PartRef ref; /* the CPU's maxima */
     printf("mode,C,clusters,groups_a_partition,groups,load,ms_median,wrong,overflow\n");
     std::vector<uint32_t> hk(n);
     std::vector<uint64_t> hp(n);
     for (uint32_t G : Gs) {
-        gen_parts<<<sms * 8, 256>>>(key, pair, n, G);
+        gen_parts<<<sms * 8, 256>>>(key, pair, n, G, P);
         CK(cudaDeviceSynchronize());
         CK(cudaMemcpy(hk.data(), key, n * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(hp.data(), pair, n * 8, cudaMemcpyDeviceToHost));
-        std::vector<int> ma((size_t)P * G, INT_MIN), mb((size_t)P * G, INT_MIN);
-        std::vector<char> seen((size_t)P * G, 0);
-        uint64_t want = 0;
-        for (uint64_t i = 0; i < n; i++) {
-            const size_t q = (size_t)(i / per) * G + inv[hk[i] >> 8];
-            want += !seen[q];
-            seen[q] = 1;
-            ma[q] = std::max(ma[q], (int)(uint32_t)hp[i]);
-            mb[q] = std::max(mb[q], (int)(uint32_t)(hp[i] >> 32));
-        }
+        ref.build(hk, hp, n, P, G);
         for (unsigned C = 1; C <= 16; C *= 2) {
             if ((uint64_t)G * 2 > (uint64_t)C * TS || (uint64_t)G * 8 < (uint64_t)C * TS) continue; /* load 1/8..1/2 */
             for (int mode = 0; mode < 3; mode++) {
@@ -345,16 +312,16 @@ int main(int argc, char **argv)
                         CK(cudaMemcpy(ht.data(), out + ((size_t)p * C + r) * TS, (size_t)m * 16, cudaMemcpyDeviceToHost));
                         for (uint32_t s = 0; s < m; s++) {
                             found++;
-                            const uint32_t j = inv[ht[s].x >> 8];
+                            const uint32_t j = ref.inv[ht[s].x >> 8];
                             const size_t q = (size_t)p * G + j;
                             if ((ht[s].x & 0xFF) != p || ((ht[s].x >> 8) & (C - 1)) != r || j >= G || got[q] ||
-                                (int)ht[s].y != ma[q] || (int)ht[s].z != mb[q])
+                                (int)ht[s].y != ref.ma[q] || (int)ht[s].z != ref.mb[q])
                                 bad++;
                             else
                                 got[q] = 1;
                         }
                     }
-                bad += want - (found - bad); /* and the groups never found */
+                bad += ref.want - (found - bad); /* and the groups never found */
                 int hovf = 0;
                 CK(cudaMemcpy(&hovf, ovf, 4, cudaMemcpyDeviceToHost));
                 printf("%s,%u,%d,%u,%llu,%.3f,%.3f,%llu,%d\n", name, C, clusters, G, (unsigned long long)G * P,

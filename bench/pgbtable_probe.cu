@@ -29,29 +29,6 @@
 enum { THREADS = 1024, TS = 16384, P = 256, MAXP = 64 };
 static const uint32_t EMPTY = 0xFFFFFFFFu;
 
-/* a bijection on 24 bits: group j of a partition -> its key's top bits */
-__host__ __device__ inline uint32_t mix24(uint32_t x)
-{
-    const uint32_t m = 0xFFFFFFu;
-    x &= m;
-    x ^= x >> 12; x = (x * 0x9E3779B1u) & m;
-    x ^= x >> 11; x = (x * 0x85EBCA6Bu) & m;
-    x ^= x >> 12;
-    return x;
-}
-
-/* row i of partition p = i / rows_p: group j uniform over [0, G) */
-__global__ void gen_parts(uint32_t *key, uint64_t *pair, uint64_t n, uint32_t G)
-{
-    const uint64_t per = n / P;
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-        const uint32_t p = (uint32_t)(i / per);
-        const uint32_t j = (uint32_t)(((uint64_t)fmix((uint32_t)i * 2654435761u + 7) * G) >> 32);
-        key[i] = mix24(j) << 8 | p;
-        pair[i] = (uint64_t)fmix((uint32_t)i ^ 0x1234567u) | (uint64_t)fmix((uint32_t)i ^ 0x7654321u) << 32;
-    }
-}
-
 __device__ __forceinline__ uint32_t home(uint32_t k, int sh) { return (uint32_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> sh); }
 
 /* k_pgb_many's probe: a slot a read */
@@ -130,7 +107,7 @@ __global__ void __launch_bounds__(THREADS, 1) k_agg(const uint32_t *key, const u
 
 int main()
 {
-    const uint64_t n = 1ull << 28, per = n / P;
+    const uint64_t n = 1ull << 28;
     uint32_t *key; uint64_t *pair; uint4 *out; int *ovf;
     CK(cudaMalloc(&key, n * 4)); CK(cudaMalloc(&pair, n * 8));
     CK(cudaMalloc(&out, (size_t)P * TS * 16)); CK(cudaMalloc(&ovf, 4));
@@ -139,29 +116,18 @@ int main()
     CK(cudaFuncSetAttribute(k_agg<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     int sms; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
-    /* the inverse of mix24, for the check */
-    std::vector<uint32_t> inv(1u << 24);
-    for (uint32_t j = 0; j < (1u << 24); j++) inv[mix24(j)] = j;
+    PartRef ref; /* the CPU's maxima */
     const double floor_ms = n * 12.0 / 3942.19e6; /* the aggregate's read: key + pair, at h200-measured B_G */
     printf("probe,groups_a_partition,load,ms_median,ms_min,x_read_floor,wrong,overflow\n");
     std::vector<uint32_t> hk(n);
     std::vector<uint64_t> hp(n);
     std::vector<uint4> ht((size_t)P * TS);
     for (uint32_t G : {2048u, 4096u, 8192u, 10240u}) {
-        gen_parts<<<sms * 8, 256>>>(key, pair, n, G);
+        gen_parts<<<sms * 8, 256>>>(key, pair, n, G, P);
         CK(cudaDeviceSynchronize());
         CK(cudaMemcpy(hk.data(), key, n * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(hp.data(), pair, n * 8, cudaMemcpyDeviceToHost));
-        std::vector<int> ma((size_t)P * G, INT_MIN), mb((size_t)P * G, INT_MIN);
-        std::vector<char> seen((size_t)P * G, 0);
-        uint64_t want = 0;
-        for (uint64_t i = 0; i < n; i++) {
-            const size_t q = (size_t)(i / per) * G + inv[hk[i] >> 8];
-            want += !seen[q];
-            seen[q] = 1;
-            ma[q] = std::max(ma[q], (int)(uint32_t)hp[i]);
-            mb[q] = std::max(mb[q], (int)(uint32_t)(hp[i] >> 32));
-        }
+        ref.build(hk, hp, n, P, G);
         for (int bucket = 0; bucket < 2; bucket++) {
             std::vector<float> ms;
             CK(cudaMemset(ovf, 0, 4));
@@ -181,16 +147,16 @@ int main()
             for (size_t s = 0; s < ht.size(); s++) {
                 if (ht[s].x == EMPTY) continue;
                 found++;
-                const uint32_t p = ht[s].x & 0xFF, j = inv[ht[s].x >> 8];
+                const uint32_t p = ht[s].x & 0xFF, j = ref.inv[ht[s].x >> 8];
                 const size_t q = (size_t)p * G + j;
-                if (p != s / TS || j >= G || got[q] || (int)ht[s].y != ma[q] || (int)ht[s].z != mb[q]) bad++;
+                if (p != s / TS || j >= G || got[q] || (int)ht[s].y != ref.ma[q] || (int)ht[s].z != ref.mb[q]) bad++;
                 else got[q] = 1;
             }
             const uint64_t good = found - bad;
-            bad += want - good; /* and the groups never found */
+            bad += ref.want - good; /* and the groups never found */
             int hovf = 0; CK(cudaMemcpy(&hovf, ovf, 4, cudaMemcpyDeviceToHost));
             printf("%s,%u,%.3f,%.3f,%.3f,%.2f,%llu (of %llu groups),%d\n", bucket ? "bucket4" : "linear", G, (double)G / TS,
-                   ms[3], ms[0], ms[3] / floor_ms, (unsigned long long)bad, (unsigned long long)want, hovf);
+                   ms[3], ms[0], ms[3] / floor_ms, (unsigned long long)bad, (unsigned long long)ref.want, hovf);
             fflush(stdout);
         }
     }

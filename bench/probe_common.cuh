@@ -4,9 +4,12 @@
 #ifndef GJ_BENCH_PROBE_COMMON_CUH
 #define GJ_BENCH_PROBE_COMMON_CUH
 
+#include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 #include <cuda_runtime.h>
 
 #include "operators/hash.cuh"
@@ -31,5 +34,59 @@ __global__ void probe_gen(uint32_t *k, int *a, int *b, uint64_t n, uint32_t g)
         b[i] = (int)fmix((uint32_t)i ^ 0x7654321u);
     }
 }
+
+/* Input as after PGB-TR's partition (bench/pgbtable_probe.cu,
+ * bench/cluster_probe.cu): n rows in `parts` equal partitions, each key
+ * ending in its partition's 8 bits above mix24 of its group j (uniform
+ * over [0, G)), the packed pair of two 4-byte payloads beside it. */
+__host__ __device__ inline uint32_t mix24(uint32_t x) /* a bijection on 24 bits */
+{
+    const uint32_t m = 0xFFFFFFu;
+    x &= m;
+    x ^= x >> 12; x = (x * 0x9E3779B1u) & m;
+    x ^= x >> 11; x = (x * 0x85EBCA6Bu) & m;
+    x ^= x >> 12;
+    return x;
+}
+
+__global__ void gen_parts(uint32_t *key, uint64_t *pair, uint64_t n, uint32_t G, uint32_t parts)
+{
+    const uint64_t per = n / parts;
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint32_t p = (uint32_t)(i / per);
+        const uint32_t j = (uint32_t)(((uint64_t)fmix((uint32_t)i * 2654435761u + 7) * G) >> 32);
+        key[i] = mix24(j) << 8 | p;
+        pair[i] = (uint64_t)fmix((uint32_t)i ^ 0x1234567u) | (uint64_t)fmix((uint32_t)i ^ 0x7654321u) << 32;
+    }
+}
+
+/* The CPU's answer for gen_parts' rows (hk, hp copied back): each
+ * (partition, group)'s maxima at q = partition * G + group, whether it
+ * occurs, and how many do. inv: mix24's inverse. */
+struct PartRef {
+    std::vector<uint32_t> inv;
+    std::vector<int> ma, mb;
+    std::vector<char> seen;
+    uint64_t want = 0;
+    PartRef() : inv(1u << 24)
+    {
+        for (uint32_t j = 0; j < (1u << 24); j++) inv[mix24(j)] = j;
+    }
+    void build(const std::vector<uint32_t> &hk, const std::vector<uint64_t> &hp, uint64_t n, uint32_t parts, uint32_t G)
+    {
+        const uint64_t per = n / parts;
+        ma.assign((size_t)parts * G, INT_MIN);
+        mb.assign((size_t)parts * G, INT_MIN);
+        seen.assign((size_t)parts * G, 0);
+        want = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            const size_t q = (size_t)(i / per) * G + inv[hk[i] >> 8];
+            want += !seen[q];
+            seen[q] = 1;
+            ma[q] = std::max(ma[q], (int)(uint32_t)hp[i]);
+            mb[q] = std::max(mb[q], (int)(uint32_t)(hp[i] >> 32));
+        }
+    }
+};
 
 #endif
