@@ -54,19 +54,8 @@ static const uint32_t EMPTY = 0xFFFFFFFFu;
 /* the key's table in its cluster: the 4 bits above the partition's */
 __device__ __forceinline__ unsigned owner(uint32_t k, unsigned C) { return (k >> 8) & (C - 1); }
 
-/* linear probing from a Fibonacci home (k_pgb_many's pgb_slot); tkey may
- * be a peer's (a distributed shared memory address) */
-__device__ __forceinline__ uint32_t slot_of(uint32_t *tkey, uint32_t k)
-{
-    uint32_t sl = (uint32_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> (64 - LG_TS));
-    for (int p = 0; p < MAXP; p++) {
-        uint32_t t = ((volatile uint32_t *)tkey)[sl];
-        if (t == EMPTY) t = atomicCAS(tkey + sl, EMPTY, k);
-        if (t == EMPTY || t == k) return sl;
-        sl = (sl + 1) & (TS - 1);
-    }
-    return EMPTY;
-}
+/* k_pgb_many's probe; tkey may be a peer's (distributed shared memory) */
+__device__ __forceinline__ uint32_t slot_of(uint32_t *tkey, uint32_t k) { return probe_linear<LG_TS, MAXP>(tkey, k); }
 
 struct Table {
     uint32_t *k;

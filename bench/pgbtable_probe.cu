@@ -32,18 +32,7 @@ static const uint32_t EMPTY = 0xFFFFFFFFu;
 __device__ __forceinline__ uint32_t home(uint32_t k, int sh) { return (uint32_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> sh); }
 
 /* k_pgb_many's probe: a slot a read */
-__device__ __forceinline__ uint32_t slot_linear(uint32_t *tkey, uint32_t k)
-{
-    constexpr int SH = 64 - 14; /* log2 TS */
-    uint32_t sl = home(k, SH);
-    for (int p = 0; p < MAXP; p++) {
-        uint32_t t = ((volatile uint32_t *)tkey)[sl];
-        if (t == EMPTY) t = atomicCAS(tkey + sl, EMPTY, k);
-        if (t == EMPTY || t == k) return sl;
-        sl = (sl + 1) & (TS - 1);
-    }
-    return EMPTY;
-}
+__device__ __forceinline__ uint32_t slot_linear(uint32_t *tkey, uint32_t k) { return probe_linear<14, MAXP>(tkey, k); }
 
 /* a 4-slot bucket a read: the key, or its first empty slot claimed (a lost
  * claim reads the bucket again) */

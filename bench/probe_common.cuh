@@ -60,6 +60,24 @@ __global__ void gen_parts(uint32_t *key, uint64_t *pair, uint64_t n, uint32_t G,
     }
 }
 
+/* k_pgb_many's probe (pgb_slot): linear from a Fibonacci home in a table
+ * of 2^LG 4-byte keys (empty: all ones), an empty slot claimed by CAS; the
+ * slot, or all ones after MAXP slots. tkey may be another block's shared
+ * memory (a cluster's distributed shared memory). */
+template <int LG, int MAXP>
+__device__ __forceinline__ uint32_t probe_linear(uint32_t *tkey, uint32_t k)
+{
+    const uint32_t empty = 0xFFFFFFFFu;
+    uint32_t sl = (uint32_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> (64 - LG));
+    for (int p = 0; p < MAXP; p++) {
+        uint32_t t = ((volatile uint32_t *)tkey)[sl];
+        if (t == empty) t = atomicCAS(tkey + sl, empty, k);
+        if (t == empty || t == k) return sl;
+        sl = (sl + 1) & ((1u << LG) - 1);
+    }
+    return empty;
+}
+
 /* The CPU's answer for gen_parts' rows (hk, hp copied back): each
  * (partition, group)'s maxima at q = partition * G + group, whether it
  * occurs, and how many do. inv: mix24's inverse. */
