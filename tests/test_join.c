@@ -819,6 +819,10 @@ static void test_gpu_partition(void **state)
     assert_int_equal(gj_join_partition(4, NULL, NULL, GJ_PART_PACK | GJ_PART_SPLIT, NULL, NULL, NULL, 5, 8, 1,
                                        NULL, NULL),
                      GJ_ERR_INVALID);
+    /* the wide pass is for hashed keys only */
+    assert_int_equal(gj_join_partition(4, NULL, NULL, GJ_PART_COPY4 | GJ_PART_WIDE, NULL, NULL, NULL, 5, 9, 0,
+                                       NULL, NULL),
+                     GJ_ERR_INVALID);
 }
 
 int main(void)
