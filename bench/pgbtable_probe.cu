@@ -15,7 +15,7 @@
 // maxima), four consecutive rows a thread in 16-byte loads, as k_pgb_many
 // at 2^20..2^21 groups. Every table is checked against a CPU pass.
 //
-//   make bench-tools; build/bench/pgbtable_probe
+//   make bench-tools; build/bench/pgbtable_probe [groups a partition ...]
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(THREADS, 1) k_agg(const uint32_t *key, const u
         out[(size_t)blockIdx.x * TS + i] = make_uint4(tkey[i], (unsigned)ta[i], (unsigned)tb[i], 0);
 }
 
-int main()
+int main(int argc, char **argv)
 {
     const uint64_t n = 1ull << 28;
     uint32_t *key; uint64_t *pair; uint4 *out; int *ovf;
@@ -111,7 +111,10 @@ int main()
     std::vector<uint32_t> hk(n);
     std::vector<uint64_t> hp(n);
     std::vector<uint4> ht((size_t)P * TS);
-    for (uint32_t G : {2048u, 4096u, 8192u, 10240u}) {
+    std::vector<uint32_t> Gs; /* groups a partition: the arguments, or these */
+    for (int i = 1; i < argc; i++) Gs.push_back((uint32_t)strtoul(argv[i], NULL, 0));
+    if (Gs.empty()) Gs = {2048, 4096, 8192, 10240};
+    for (uint32_t G : Gs) {
         gen_parts<<<sms * 8, 256>>>(key, pair, n, G, P);
         CK(cudaDeviceSynchronize());
         CK(cudaMemcpy(hk.data(), key, n * 4, cudaMemcpyDeviceToHost));

@@ -1628,12 +1628,14 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         const double limit = many ? ts : chunk_limit;
         /* Pieces of T rows, one block each: about 4 waves of full SMs (the
          * blocks of 512 threads that fit an SM's shared memory, at most 3
-         * by registers), never under 4096 rows. A partition of at most T
+         * by registers), never under 4096 rows, and whole partitions of up
+         * to 1.25 times the average with one table an SM, where they keep
+         * the SMs 90% busy (operators/shapes.h gj_pgb_piece_rows). A partition of at most T
          * rows is one piece and writes its groups straight to their output
          * rows; a larger one is cut, and its pieces merge (below). */
         const double smem = many ? gj_pgb_many_bytes(ts, kb, accw, nacc) : kb == 8 ? 81920 : 65536;
         const double occ = fmax(1, fmin(3, floor(hw->l1_bytes / (smem + 1024))));
-        const double T = fmax(4096, ceil(N / (fmax(hw->sm_count, 1) * occ * 4)));
+        const double T = gj_pgb_piece_rows(N, parts, fmax(hw->sm_count, 1), occ, 1);
         const double np = N / parts, cut = np > T;
         const double items = parts * (cut ? ceil(np / T) : 1);
         /* Distinct groups a piece sees: its rows are drawn from its

@@ -973,9 +973,10 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_pgb_chunk<K, TS>, PolicyChunk::THREADS, smem));
     }
     if (occ < 1) occ = 1;
-    /* pieces of T rows: about 4 waves of full SMs, at least 4096 rows */
-    a.T = (n + (uint64_t)c.sms * occ * 4 - 1) / ((uint64_t)c.sms * occ * 4);
-    if (a.T < 4096) a.T = 4096;
+    { /* pieces of T rows (operators/shapes.h); GJ_PGB_WHOLE=0: cut as before (A/B) */
+        const char *we = getenv("GJ_PGB_WHOLE");
+        a.T = (uint64_t)gj_pgb_piece_rows((double)n, (double)P, (double)c.sms, (double)occ, !(we && !strcmp(we, "0")));
+    }
     GJ_CUDA(gj_arena_alloc(&c.ar, &item_end, P * 4));
     GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 16)); /* groups, overflow; first: items, cut partitions, their pieces */
     GJ_CUDA(cudaMemsetAsync(cnt, 0, 16, c.st));

@@ -142,6 +142,27 @@ static inline int gj_pgb_many_choose(double n, double groups, double tmax_small,
     return 1;
 }
 
+/* PGB's pieces, the rows one block aggregates (operators/groupby_api.cu
+ * pgb_chunks, model/time.c): about 4 waves of full SMs (occ blocks an SM),
+ * at least 4096 rows; but with one table an SM (occ 1), where whole
+ * partitions would keep the SMs at least 90% busy (parts over whole waves
+ * of sms blocks), a partition of up to GJ_PGB_WHOLE times the average
+ * stays whole: cutting it buys little balance and costs its pieces' merge
+ * (H100, ncu, 2^28 rows, max,max: k_pgb_merge 0.18 ms at 2^20 groups, 0.30
+ * at 2^21, beside k_pgb_many's 1.44 and 1.92). Measured (bench/RESULTS.md
+ * session 20), PGB-TR: 2^20 groups 5.44 -> 5.21 ms, 2^22 6.95 -> 6.45; with
+ * two tables an SM (2^16..2^19) whole partitions were 0-0.09 ms slower, so
+ * those keep their pieces. A skewed partition, past GJ_PGB_WHOLE, is still
+ * cut. whole 0: the old rule. */
+#define GJ_PGB_WHOLE 1.25
+static inline double gj_pgb_piece_rows(double n, double parts, double sms, double occ, int whole)
+{
+    double t = fmax(4096, ceil(n / (sms * occ * 4)));
+    if (whole && occ <= 1 && parts >= 1 && parts / (ceil(parts / sms) * sms) >= 0.9)
+        t = fmax(t, ceil(GJ_PGB_WHOLE * n / parts));
+    return t;
+}
+
 /* k_pgb_many: a partition cut into 2 to GJ_PGB_MERGE_MAX pieces merges
  * their tables in one block (k_pgb_merge); more pieces merge through the
  * global table (operators/groupby_kernels.cuh). */
