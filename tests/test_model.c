@@ -758,6 +758,17 @@ static void test_pgb_plans(void **state)
     assert_true(pgb_big(4194304, 4, &bits, &ts) && bits == 9 && ts == 16384);
     assert_true(pgb_big(2097152, 8, &bits, &ts) && bits == 9 && ts == 8192);
     assert_true(pgb_big(2097152, 4, &bits, &ts) && bits == 8);
+    /* pieces (session 20, H100): with one table an SM, 256 or 512 whole
+     * partitions on 132 SMs (97% busy) stay whole up to 1.25 times the
+     * average; with two tables an SM, and with 140 partitions (53%), they
+     * are cut into pieces of about a quarter of an SM's rows */
+    const double n = 268435456, q = ceil(n / (132 * 4));
+    assert_true(gj_pgb_piece_rows(n, 256, 132, 1, 1) == ceil(1.25 * n / 256));
+    assert_true(gj_pgb_piece_rows(n, 512, 132, 1, 1) == ceil(1.25 * n / 512));
+    assert_true(gj_pgb_piece_rows(n, 256, 132, 1, 0) == q);
+    assert_true(gj_pgb_piece_rows(n, 256, 132, 2, 1) == ceil(n / (132 * 2 * 4)));
+    assert_true(gj_pgb_piece_rows(n, 140, 132, 1, 1) == q);
+    assert_true(gj_pgb_piece_rows(1000, 256, 132, 1, 0) == 4096);
 }
 
 /* The model charges PGB's wide pass GJ_PART_WIDE_COST times an 8-bit
