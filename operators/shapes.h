@@ -75,7 +75,8 @@ static inline double gj_pgb_many_tmax(double budget, int kw, const double *accw,
  * tables of at most tmax slots, sms SMs (operators/groupby_api.cu
  * pgb_many_plan runs it, model/time.c too): the fewest bits whose
  * partitions average at most half a table (none if one table holds them
- * all), then as many more as the same number of 8-bit passes allows, up to
+ * all; where those are 9, one wide pass of them, gj_part_passes, and no
+ * more), then as many more as the same number of 8-bit passes allows, up to
  * partitions of one piece (about n / (8 SMs) rows): more bits make shorter
  * probes (lower load) and fewer or no merges of cut partitions, for the
  * same passes, while partitions keep GJ_PGB_MIN_PART groups (fewer crowd a
