@@ -100,11 +100,7 @@ static bool check(const uint32_t *ko, const u64 *vo, u64 n, int rb)
 
 int main(int argc, char **argv)
 {
-    const int lg = argc > 1 ? atoi(argv[1]) : 28;
-    if (lg < 10 || lg > 30) {
-        fprintf(stderr, "usage: bits_probe [log2 rows 10..30]\n");
-        return 2;
-    }
+    const int lg = probe_lg(argc, argv, 28, 10, 30, "bits_probe [log2 rows 10..30]");
     const u64 n = 1ull << lg;
     int sms = 0;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));

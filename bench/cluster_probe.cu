@@ -270,14 +270,8 @@ int main(int argc, char **argv)
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     PartRef ref; /* the CPU's maxima */
     printf("mode,C,clusters,groups_a_partition,groups,load,ms_median,wrong,overflow\n");
-    std::vector<uint32_t> hk(n);
-    std::vector<uint64_t> hp(n);
     for (uint32_t G : Gs) {
-        gen_parts<<<sms * 8, 256>>>(key, pair, n, G, P);
-        CK(cudaDeviceSynchronize());
-        CK(cudaMemcpy(hk.data(), key, n * 4, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(hp.data(), pair, n * 8, cudaMemcpyDeviceToHost));
-        ref.build(hk, hp, n, P, G);
+        ref.generate(key, pair, n, G, P, sms);
         for (unsigned C = 1; C <= 16; C *= 2) {
             if ((uint64_t)G * 2 > (uint64_t)C * TS || (uint64_t)G * 8 < (uint64_t)C * TS) continue; /* load 1/8..1/2 */
             for (int mode = 0; mode < 3; mode++) {

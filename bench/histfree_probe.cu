@@ -160,11 +160,7 @@ static float elapsed(cudaEvent_t a, cudaEvent_t b)
 
 int main(int argc, char **argv)
 {
-    const int lg = argc > 1 ? atoi(argv[1]) : 28;
-    if (lg < 16 || lg > 30) {
-        fprintf(stderr, "usage: histfree_probe [log2 rows 16..30]\n");
-        return 2;
-    }
+    const int lg = probe_lg(argc, argv, 28, 16, 30, "histfree_probe [log2 rows 16..30]");
     const u64 n = 1ull << lg;
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
     int sms = 0;

@@ -108,18 +108,12 @@ int main(int argc, char **argv)
     PartRef ref; /* the CPU's maxima */
     const double floor_ms = n * 12.0 / 3942.19e6; /* the aggregate's read: key + pair, at h200-measured B_G */
     printf("probe,groups_a_partition,load,ms_median,ms_min,x_read_floor,wrong,overflow\n");
-    std::vector<uint32_t> hk(n);
-    std::vector<uint64_t> hp(n);
     std::vector<uint4> ht((size_t)P * TS);
     std::vector<uint32_t> Gs; /* groups a partition: the arguments, or these */
     for (int i = 1; i < argc; i++) Gs.push_back((uint32_t)strtoul(argv[i], NULL, 0));
     if (Gs.empty()) Gs = {2048, 4096, 8192, 10240};
     for (uint32_t G : Gs) {
-        gen_parts<<<sms * 8, 256>>>(key, pair, n, G, P);
-        CK(cudaDeviceSynchronize());
-        CK(cudaMemcpy(hk.data(), key, n * 4, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(hp.data(), pair, n * 8, cudaMemcpyDeviceToHost));
-        ref.build(hk, hp, n, P, G);
+        ref.generate(key, pair, n, G, P, sms);
         for (int bucket = 0; bucket < 2; bucket++) {
             std::vector<float> ms;
             CK(cudaMemset(ovf, 0, 4));

@@ -90,6 +90,17 @@ struct PartRef {
     {
         for (uint32_t j = 0; j < (1u << 24); j++) inv[mix24(j)] = j;
     }
+    /* gen_parts' rows on the GPU (key, pair: n rows), then their answer */
+    void generate(uint32_t *key, uint64_t *pair, uint64_t n, uint32_t G, uint32_t parts, int sms)
+    {
+        std::vector<uint32_t> hk(n);
+        std::vector<uint64_t> hp(n);
+        gen_parts<<<sms * 8, 256>>>(key, pair, n, G, parts);
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(hk.data(), key, n * 4, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(hp.data(), pair, n * 8, cudaMemcpyDeviceToHost));
+        build(hk, hp, n, parts, G);
+    }
     void build(const std::vector<uint32_t> &hk, const std::vector<uint64_t> &hp, uint64_t n, uint32_t parts, uint32_t G)
     {
         const uint64_t per = n / parts;
@@ -106,5 +117,17 @@ struct PartRef {
         }
     }
 };
+
+/* the probes' first argument: log2 of the rows, def when absent; exits 2
+ * with the usage line outside [lo, hi] */
+static int probe_lg(int argc, char **argv, int def, int lo, int hi, const char *usage)
+{
+    const int lg = argc > 1 ? atoi(argv[1]) : def;
+    if (lg < lo || lg > hi) {
+        fprintf(stderr, "usage: %s\n", usage);
+        exit(2);
+    }
+    return lg;
+}
 
 #endif
