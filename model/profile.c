@@ -5,7 +5,6 @@
 #include "model/profile.h"
 #include "model/model.h"
 #include "common/internal.h"
-#include "operators/shapes.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -1174,16 +1174,6 @@ typedef struct {
     double part;  /* HGB dense: the blocks' rows of partials (bytes)         */
 } gb_plan;
 
-/* What PGB's partition of n (key, value of vb bytes) rows on `bits` bits
- * holds besides its output (operators/groupby_api.cu pgb_part_tmp, noted
- * into the arena: the own partition's second buffer for two passes and its
- * per-tile histograms, twice as many bins in a wide pass). */
-static double pgb_part_scratch(double n, int kb, int vb, int bits)
-{
-    if (gj_part_passes(bits, 1) == 1) return floor(bits > 8 ? n / 3 : n / 4) + 1024;
-    return n * (kb + vb) + floor(n / 4) + 1024;
-}
-
 /* SGB-DE-TR's dictionary table (operators/groupby_kernels.cuh dict_slots,
  * DictSlot): 2^ceil(log2 2g) slots of 8 bytes, 16 with 8-byte keys. */
 static double dict_table_bytes(double g, int kb) { return pow2_at_least(fmax(2, 2 * g)) * (kb == 4 ? 8 : 16); }
@@ -1212,7 +1202,7 @@ static double dict_table_bytes(double g, int kb) { return pow2_at_least(fmax(2, 
  *   PGB-* (run_pgb, pgb_partition, pgb_chunks): partition starts and the
  *     hashed keys, then per partition pass its value column (row ids, or a
  *     packed pair or one payload column) and the partition's scratch
- *     (pgb_part_scratch); the work items' arrays, the output of
+ *     (gj_pgb_part_scratch); the work items' arrays, the output of
  *     min(cap / 2, N) rows, a global table of cap = 2^ceil(log2 2g) slots
  *     (at least 2048) and, for merged cut partitions, every piece's table.
  * The hash-based ones' sorted output (sort_output): row ids, the
@@ -1310,12 +1300,12 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
         ms_alloc(&m, (parts + 1) * 4 + n * kb); /* partition starts, hashed keys */
         if (pl->bits && (impl == GJ_IMPL_PGB_UR || !cols)) {
             ms_alloc(&m, n * 4); /* row ids */
-            ms_touch(&m, pgb_part_scratch(n, kb, 4, pl->bits));
+            ms_touch(&m, gj_pgb_part_scratch(n, kb, 4, pl->bits));
         } else if (pl->bits) { /* two 4-byte columns packed into one pass, else one a pass */
             for (int c = 0; c < cols; c += pb == 4 ? 2 : 1) {
                 const int vb = pb == 4 && c + 1 < cols ? 8 : pb;
                 ms_alloc(&m, n * vb);
-                ms_touch(&m, pgb_part_scratch(n, kb, vb, pl->bits));
+                ms_touch(&m, gj_pgb_part_scratch(n, kb, vb, pl->bits));
             }
         }
         ms_alloc(&m, parts * 4 + 16 + (pl->ts > 0 ? parts * 8 : 0)); /* pieces, counters, cut partitions */
@@ -1630,9 +1620,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * blocks of 512 threads that fit an SM's shared memory, at most 3
          * by registers), never under 4096 rows, and whole partitions of up
          * to 1.25 times the average with one table an SM, where they keep
-         * the SMs 90% busy (operators/shapes.h gj_pgb_piece_rows). A partition of at most T
-         * rows is one piece and writes its groups straight to their output
-         * rows; a larger one is cut, and its pieces merge (below). */
+         * the SMs 90% busy (operators/shapes.h gj_pgb_piece_rows). A
+         * partition of at most T rows is one piece and writes its groups
+         * straight to their output rows; a larger one is cut, and its
+         * pieces merge (below). */
         const double smem = many ? gj_pgb_many_bytes(ts, kb, accw, nacc) : kb == 8 ? 81920 : 65536;
         const double occ = fmax(1, fmin(3, floor(hw->l1_bytes / (smem + 1024))));
         const double T = gj_pgb_piece_rows(N, parts, fmax(hw->sm_count, 1), occ, 1);

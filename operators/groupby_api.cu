@@ -847,16 +847,14 @@ void pgb_many_plan(uint64_t n, uint64_t hint, int kw, const GbSpec &s, uint64_t 
     *ts_out = (uint32_t)ts;
 }
 
-/* What gj_join_partition holds besides its output. Its own partition: a
- * second (key, value) buffer when it takes two passes, and per-tile
- * histograms (256 counts of 4 bytes per tile of 7680 rows: under
- * n / 4 bytes; 512 in a wide pass: under n / 3). CUB: the hashed keys and
- * values built first, and the sort's alternate buffers. */
+/* What gj_join_partition holds besides its output: its own partition's
+ * (operators/shapes.h gj_pgb_part_scratch, as the model replays it); CUB's,
+ * the hashed keys and values built first, and the sort's alternate
+ * buffers. */
 size_t pgb_part_tmp(uint64_t n, int kw, int vw, int bits, int cub)
 {
     if (cub) return n * (size_t)(2 * kw + 2 * vw) + 1024; /* + the hashed keys */
-    if (gj_part_passes(bits, 1) == 1) return (bits > 8 ? n / 3 : n / 4) + 1024;
-    return n * (size_t)(kw + vw) + n / 4 + 1024;
+    return (size_t)gj_pgb_part_scratch((double)n, kw, vw, bits);
 }
 
 /* Partition (hashed key, values) on the low `bits` hashed bits: stable, so

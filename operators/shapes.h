@@ -34,6 +34,18 @@ static inline int gj_part_passes(int bits, int wide)
     return wide && bits == GJ_PART_WIDE_BITS ? 1 : (bits + 7) / 8;
 }
 
+/* What PGB's own partition of n rows (keys of kw bytes, values of vw) on
+ * `bits` bits holds besides its output (operators/groupby_api.cu
+ * pgb_part_tmp notes it into the arena, model/time.c replays it): a second
+ * (key, value) buffer when it takes two passes, and per-tile histograms
+ * (256 counts of 4 bytes a tile of 7680 rows: under n / 4 bytes; 512 in a
+ * wide pass: under n / 3). */
+static inline double gj_pgb_part_scratch(double n, int kw, int vw, int bits)
+{
+    if (gj_part_passes(bits, 1) == 1) return floor(bits > 8 ? n / 3 : n / 4) + 1024;
+    return n * (kw + vw) + floor(n / 4) + 1024;
+}
+
 /* PGB: k_pgb_chunk up to GJ_PGB_FEW groups, with GJ_PGB_TS hash slots and
  * GJ_PGB_AGG_BYTES of aggregate slots; k_pgb_many above, with tables of at
  * most GJ_PGB_MANY_TMAX slots in GJ_PGB_MANY_SMEM_BIG bytes and partitions of
