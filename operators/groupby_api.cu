@@ -974,6 +974,8 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     { /* pieces of T rows (operators/shapes.h); GJ_PGB_WHOLE=0: cut as before (A/B) */
         const char *we = getenv("GJ_PGB_WHOLE");
         a.T = (uint64_t)gj_pgb_piece_rows((double)n, (double)P, (double)c.sms, (double)occ, !(we && !strcmp(we, "0")));
+        const char *le = getenv("GJ_PGB_LEAN"); /* A/B: 0 = k_pgb_many's general tile throughout */
+        a.nolean = le && !strcmp(le, "0");
     }
     GJ_CUDA(gj_arena_alloc(&c.ar, &item_end, P * 4));
     GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 16)); /* groups, overflow; first: items, cut partitions, their pieces */

@@ -1292,6 +1292,7 @@ struct PgbArgs {
     unsigned char *spill;
     uint64_t spill_bytes;
     int *spill_global;
+    int nolean; /* A/B: k_pgb_many's general tile throughout (GJ_PGB_LEAN=0) */
 };
 
 /* Pieces of each partition: ceil(rows / T), none for an empty one. With
@@ -1698,10 +1699,83 @@ __device__ __forceinline__ void pgb_many_flush(const unsigned char *smem, const 
     }
 }
 
+/* k_pgb_many's lean tile: PGB-TR's packed pair as its only two
+ * accumulators, each a 4-byte max or min or a sum (pgb_lean_kind's 0..2),
+ * the kinds fixed at compile time (pgb_lean_combine<A, B>, chosen a tile
+ * by one uniform switch), a warp's 128 rows all inside the piece: no row
+ * bound tests, one check of a slot per row for both combines, and the
+ * global table only after a vote. ncu (H100, 2^28 rows, 2^20 groups,
+ * bench/RESULTS.md session 21): the general tile issued 417 warp
+ * instructions a 128 rows where pgbtable_probe's plain kernel issues 235,
+ * at 12.8 cycles an issue, 1.45 against 1.11 ms. */
+__device__ __forceinline__ int pgb_lean_kind(int kd)
+{
+    return kd == WK_ADDI ? 0 : kd == WK_MAXI4 ? 1 : kd == WK_MINI4 ? 2 : -1;
+}
+template <int L>
+__device__ __forceinline__ void pgb_lean_one(unsigned char *base, uint32_t sl, uint32_t v)
+{
+    if constexpr (L == 0) add64_shared((unsigned long long *)base + sl, (uint64_t)(int64_t)(int32_t)v);
+    else if constexpr (L == 1) atomicMax((int *)base + sl, (int)v);
+    else atomicMin((int *)base + sl, (int)v);
+}
+template <int A, int B>
+__device__ __forceinline__ void pgb_lean_combine(unsigned char *b0, unsigned char *b1, const uint32_t sl[4],
+                                                 const uint32_t va[4], const uint32_t vb[4])
+{
+#pragma unroll
+    for (int u = 0; u < 4; u++)
+        if (sl[u] != GB_EMPTY) {
+            pgb_lean_one<A>(b0, sl[u], va[u]);
+            pgb_lean_one<B>(b1, sl[u], vb[u]);
+        }
+}
+template <typename K>
+__device__ __forceinline__ void pgb_lean_tile(const K *h, const uint64_t *pv, uint64_t r0, uint64_t hi, const GbSpec &s,
+                                              const PgbArgs &a, const GTable<K> &gt, K *out_key, unsigned char *smem,
+                                              uint32_t tmask, int sh, int lean)
+{
+    K k[4];
+    uint64_t pr[4];
+    uint32_t va[4], vb[4], sl[4];
+    op_loadk(h, r0, hi, true, k);
+    op_load(pv, 8, r0, hi, true, pr);
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+        va[u] = (uint32_t)pr[u];
+        vb[u] = (uint32_t)(pr[u] >> 32);
+        sl[u] = pgb_slot((K *)smem, tmask, sh, k[u]);
+    }
+    __syncwarp();
+    unsigned char *b0 = smem + s.soff[0], *b1 = smem + s.soff[1];
+    switch (lean) {
+    case 0: pgb_lean_combine<0, 0>(b0, b1, sl, va, vb); break;
+    case 1: pgb_lean_combine<0, 1>(b0, b1, sl, va, vb); break;
+    case 2: pgb_lean_combine<0, 2>(b0, b1, sl, va, vb); break;
+    case 3: pgb_lean_combine<1, 0>(b0, b1, sl, va, vb); break;
+    case 4: pgb_lean_combine<1, 1>(b0, b1, sl, va, vb); break;
+    case 5: pgb_lean_combine<1, 2>(b0, b1, sl, va, vb); break;
+    case 6: pgb_lean_combine<2, 0>(b0, b1, sl, va, vb); break;
+    case 7: pgb_lean_combine<2, 1>(b0, b1, sl, va, vb); break;
+    default: pgb_lean_combine<2, 2>(b0, b1, sl, va, vb); break;
+    }
+    const bool miss = sl[0] == GB_EMPTY || sl[1] == GB_EMPTY || sl[2] == GB_EMPTY || sl[3] == GB_EMPTY;
+    if (__any_sync(~0u, miss))
+#pragma unroll
+        for (int u = 0; u < 4; u++) /* case 3: the global table */
+            if (sl[u] == GB_EMPTY) {
+                pgb_row_global(s, gt, out_key, k[u], r0 + u);
+                pgb_note_global(a);
+            }
+    __syncwarp();
+}
+
 /* NARROW: at most two accumulators over 4-byte sources; otherwise (the
  * generic build) any, the first two as NARROW's when they are PGB-TR's
- * packed pair. Combines by agg4, kinds chosen once a tile. MINB: blocks per
- * SM the registers must allow (2: 64; 3: 40, a few spilled). */
+ * packed pair. Combines by agg4, kinds chosen once a tile; PGB-TR's pair
+ * alone, of lean kinds, by pgb_lean_tile wherever a warp's rows are all
+ * inside the piece. MINB: blocks per SM the registers must allow (2: 64;
+ * 3: 40, a few spilled). */
 template <typename K, bool NARROW, int MINB, int THREADS = PolicyChunk::THREADS>
 __global__ void __launch_bounds__(THREADS, MINB)
 k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t ts) /* s.soff: pgb_many_layout */
@@ -1727,6 +1801,8 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     const int kd0 = early && s.n > 0 ? agg_kind(s, 0) : 0, kd1 = early && s.n > 1 ? agg_kind(s, 1) : 0;
     const uint64_t *pv = packed ? (const uint64_t *)s.src[0] : NULL;
     const bool aligned = (((uintptr_t)h | (uintptr_t)a.rowid | (uintptr_t)pv) & 15) == 0;
+    const int la = pgb_lean_kind(kd0), lb = pgb_lean_kind(kd1);
+    const int lean = packed && aligned && s.n == 2 && la >= 0 && lb >= 0 && !a.nolean ? la * 3 + lb : -1;
     /* Four consecutive rows a thread, keys (row ids, a pair) in 16-byte
      * streaming loads where the four lie inside the piece (HGB's op_load).
      * Warp-uniform trip counts, and a __syncwarp after the probes: their
@@ -1736,6 +1812,10 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     for (uint64_t wb = pgb_tile_start(lo); wb < hi; wb += (uint64_t)blockDim.x * 4) {
         const PgbTile t = pgb_tile(wb, a.rowid, lo, hi);
         const bool in4 = t.full();
+        if (lean >= 0 && __all_sync(~0u, in4)) {
+            pgb_lean_tile<K>(h, pv, t.r0, hi, s, a, gt, out_key, smem, tmask, sh, lean);
+            continue;
+        }
         K k[4];
         uint64_t row[4];
         uint32_t va[4] = {0, 0, 0, 0}, vb[4] = {0, 0, 0, 0}, sl[4];
