@@ -224,12 +224,14 @@ static void seq(acc *a, const char *what, double bytes)
  * pass's time on the H200, bench/RESULTS.md, Joins, session 9).
  * wide (own, hashed keys: PGB): GJ_PART_WIDE_BITS bits in one pass
  * (operators/shapes.h gj_part_passes), gj_part_wide_cost times an 8-bit
- * pass's time. */
-static void partition_wide(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed,
-                           int wide)
+ * pass's time. claims (PGB with 8-byte keys, shapes.h gj_part_claims):
+ * the one pass without its histogram (the caller charges its sample; the
+ * claimed scatter measured as fast as the exact one). */
+static void partition_claims(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed,
+                             int wide, int claims)
 {
     int passes = gj_part_passes(bits, own && wide);
-    double hist = n * kb, moved = passes * n * 2.0 * (kb + vb);
+    double hist = claims ? 0 : n * kb, moved = passes * n * 2.0 * (kb + vb);
     const double cost = passes == 1 && bits > 8 ? gj_part_wide_cost(a->hw) : 1;
     if (own && kb == 4 && vb == 8) {
         const double rate = a->hw->bw_part_pair > 0 ? a->hw->bw_part_pair : gj_part_pair_default(a->hw);
@@ -237,13 +239,20 @@ static void partition_wide(acc *a, const char *what, double n, int kb, int vb, i
         const double pass = moved / passes;
         term(a, GJ_TERM_PARTITION, what, cost * (pass / (first * GB) + (passes - 1) * pass / (rate * GB)),
              passes * hist + moved);
-        a->kernels += 3 * passes;
+        a->kernels += claims ? 4 : 3 * passes;
     } else {
         term(a, GJ_TERM_PARTITION, what,
-             cost * (hist / (a->hw->bw_hist * GB) + moved / (bw_pass(a->hw, kb, vb) * GB)), hist + moved);
-        a->kernels += 1 + passes;
+             cost * (hist / (a->hw->bw_hist * GB) + moved / (bw_pass(a->hw, kb, vb) * GB)),
+             hist + moved);
+        a->kernels += claims ? 4 : 1 + passes;
     }
     a->allocs += 1;
+}
+
+static void partition_wide(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed,
+                           int wide)
+{
+    partition_claims(a, what, n, kb, vb, bits, own, packed, wide, 0);
 }
 
 static void partition(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed)
@@ -1171,6 +1180,7 @@ typedef struct {
     double smem;  /* PGB: a k_pgb_many table's bytes                         */
     double items; /* PGB: work items (pieces of partitions)                  */
     int merged;   /* PGB: cut partitions merge their pieces (k_pgb_merge)    */
+    int claims;   /* PGB: the claimed pass (operators/shapes.h gj_part_claims) */
     double part;  /* HGB dense: the blocks' rows of partials (bytes)         */
 } gb_plan;
 
@@ -1297,15 +1307,17 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
         for (int i = 0; i < special; i++) ms_touch(&m, n * (3 * pb + 2 * kw) + sorts);
     } else { /* PGB-UR, PGB-TR */
         const double parts = ldexp(1, pl->bits), hint = fmin((double)w->groups, n);
-        ms_alloc(&m, (parts + 1) * 4 + n * kb); /* partition starts, hashed keys */
+        /* a claimed pass's outputs hold its room, its words the bounds */
+        const double rows = pl->claims ? gj_part_claim_room(n, pl->bits) : n;
+        ms_alloc(&m, (pl->claims ? 4 * parts + 2 : parts + 1) * 4 + rows * kb); /* partition starts, hashed keys */
         if (pl->bits && (impl == GJ_IMPL_PGB_UR || !cols)) {
-            ms_alloc(&m, n * 4); /* row ids */
-            ms_touch(&m, gj_pgb_part_scratch(n, kb, 4, pl->bits));
+            ms_alloc(&m, rows * 4); /* row ids */
+            ms_touch(&m, gj_pgb_part_scratch(n, kb, 4, pl->bits, pl->claims));
         } else if (pl->bits) { /* two 4-byte columns packed into one pass, else one a pass */
             for (int c = 0; c < cols; c += pb == 4 ? 2 : 1) {
                 const int vb = pb == 4 && c + 1 < cols ? 8 : pb;
-                ms_alloc(&m, n * vb);
-                ms_touch(&m, gj_pgb_part_scratch(n, kb, vb, pl->bits));
+                ms_alloc(&m, rows * vb);
+                ms_touch(&m, gj_pgb_part_scratch(n, kb, vb, pl->bits, pl->claims));
             }
         }
         ms_alloc(&m, parts * 4 + 16 + (pl->ts > 0 ? parts * 8 : 0)); /* pieces, counters, cut partitions */
@@ -1352,7 +1364,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
      * (sum, count, avg) is two 32-bit adds, the second only on a carry
      * (operators/groupby_kernels.cuh add64_shared). */
     const double accb = slot + 8.0 * any_avg;
-    gb_plan plan = {0, 0, 0, 0, 0, 0, 0, 0};
+    gb_plan plan = {0, 0, 0, 0, 0, 0, 0, 0, 0};
 
     /* HGB one pass (T-GB-HGB-1P; operators/groupby_api.cu hgb_onepass):
      * R copies of every aggregate slot for few groups (R g <= 1024); a
@@ -1641,23 +1653,34 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         double copies = 1;
         if (!many)
             while (copies < 32 && 2 * copies * fmin(gc, limit) <= GJ_PGB_AGG_BYTES / fmax(accb, 1)) copies *= 2;
+        /* one partition call of row ids or of a packed pair claims its bins
+         * from a sample (operators/groupby_api.cu pgb_claims) */
+        const int claims = bits && (!tr || (pb == 4 && P == 2)) && gj_part_claims(N, kb, bits, 1, GJ_PART_CLAIM_MIN);
         begin(a, "group");
         /* the joins' partition hashes the keys as it reads them; without
          * partitions they are hashed first */
         if (bits == 0) seq(a, "hash keys", 2.0 * N * kb);
+        if (claims) /* one row in GJ_PART_CLAIM_SAMPLE, a sector each */
+            gather(a, "sample of the hashed keys (claimed pass)", ceil(N / GJ_PART_CLAIM_SAMPLE), kb, N, 32, 0);
         if (bits && !tr) {
             /* the partition makes the row ids in its first pass */
-            partition_wide(a, "partition (hash, row id)", N, kb, 4, bits, 1, 0, 1);
+            partition_claims(a, claims ? "partition (hash, row id), claimed" : "partition (hash, row id)", N, kb, 4,
+                             bits, 1, 0, 1, claims);
         } else if (bits) {
             /* the payload columns travel with the key, two 4-byte columns
              * packed into one 8-byte value as they are read */
             int jobs = pb == 4 ? P / 2 : P, odd = pb == 4 ? P % 2 : 0;
             for (int c = 0; c < jobs; c++)
-                partition_wide(a, "partition (hash, payload pair or 8-byte column)", N, kb, 8, bits, 1, pb == 4, 1);
+                partition_claims(a,
+                                 claims ? "partition (hash, payload pair), claimed"
+                                        : "partition (hash, payload pair or 8-byte column)",
+                                 N, kb, 8, bits, 1, pb == 4, 1, claims);
             if (odd) partition_wide(a, "partition (hash, last 4-byte column)", N, kb, 4, bits, 1, 0, 1);
         }
-        /* one binary search per partition (bounds_kernel) */
-        gather(a, "partition bounds (binary searches)", (parts + 1) * ceil(log2(fmax(N, 2))), kb, N, 32, 0);
+        /* one binary search per partition (bounds_kernel), but for a claimed
+         * pass, which leaves its bins' bounds */
+        if (!claims)
+            gather(a, "partition bounds (binary searches)", (parts + 1) * ceil(log2(fmax(N, 2))), kb, N, 32, 0);
         begin(a, "aggregate");
         seq(a, many ? "read hashed keys once" : "read hashed keys twice (count, aggregate)", (many ? 1.0 : 2.0) * N * kb);
         if (!tr && bits) {
@@ -1697,6 +1720,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         const int merged = many && cut && ceil(np / T) <= GJ_PGB_MERGE_MAX;
         const double spilled = merged ? items * fmin(gc, limit) : 0;
         plan.bits = bits;
+        plan.claims = claims;
         plan.ts = many ? ts : 0;
         plan.smem = smem;
         plan.items = items;

@@ -850,11 +850,51 @@ void pgb_many_plan(uint64_t n, uint64_t hint, int kw, const GbSpec &s, uint64_t 
 /* What gj_join_partition holds besides its output: its own partition's
  * (operators/shapes.h gj_pgb_part_scratch, as the model replays it); CUB's,
  * the hashed keys and values built first, and the sort's alternate
- * buffers. */
-size_t pgb_part_tmp(uint64_t n, int kw, int vw, int bits, int cub)
+ * buffers. The claimed pass holds nothing of its own (its words are
+ * run_pgb's). */
+size_t pgb_part_tmp(uint64_t n, int kw, int vw, int bits, int cub, int claims)
 {
     if (cub) return n * (size_t)(2 * kw + 2 * vw) + 1024; /* + the hashed keys */
-    return (size_t)gj_pgb_part_scratch((double)n, kw, vw, bits);
+    return (size_t)gj_pgb_part_scratch((double)n, kw, vw, bits, claims);
+}
+
+/* PGB-TR's partition calls: each payload column once, two 4-byte columns
+ * packed into one call (job.b their second) */
+struct PgbJob {
+    const void *a, *b;
+    int mode, vw;
+};
+static int pgb_jobs(const GbSpec &r, PgbJob *job)
+{
+    bool done[GB_MAX_ACC] = {false};
+    int nj = 0;
+    for (int j = 0; j < r.n; j++) {
+        if (!r.src[j] || done[j]) continue;
+        int mate = -1; /* another 4-byte column to travel with this one */
+        if (r.pw[j] == 4)
+            for (int q = j + 1; q < r.n && mate < 0; q++)
+                if (r.src[q] && !done[q] && r.pw[q] == 4 && r.src[q] != r.src[j]) mate = q;
+        const void *a = r.src[j], *b = mate >= 0 ? r.src[mate] : NULL;
+        for (int q = j; q < r.n; q++) done[q] = done[q] || (r.src[q] && (r.src[q] == a || (b && r.src[q] == b)));
+        job[nj++] = {a, b, mate >= 0 ? GJ_PART_PACK : r.pw[j] == 8 ? GJ_PART_COPY8 : GJ_PART_COPY4,
+                     mate >= 0 ? 8 : r.pw[j]};
+    }
+    return nj;
+}
+
+/* Does PGB's partition of n rows of kw-byte keys on `bits` bits claim
+ * (operators/shapes.h gj_part_claims)? One call that makes row ids or a
+ * packed pair.
+ * GJ_PGB_CLAIM=0: never (A/B); GJ_PART_CLAIM_MIN=R: from R rows (tests). */
+static bool pgb_claims(bool rowids, const GbSpec &r, uint64_t n, int kw, int bits)
+{
+    const char *e = getenv("GJ_PGB_CLAIM"), *m = getenv("GJ_PART_CLAIM_MIN");
+    if ((e && !strcmp(e, "0")) || (getenv("GJ_PGB_PARTITION") && !strcmp(getenv("GJ_PGB_PARTITION"), "cub")))
+        return false;
+    PgbJob job[GB_MAX_ACC];
+    const int nj = rowids ? 1 : pgb_jobs(r, job);
+    const bool one = rowids || (nj == 1 && job[0].mode == GJ_PART_PACK);
+    return one && gj_part_claims((double)n, kw, bits, 1, m ? strtod(m, NULL) : GJ_PART_CLAIM_MIN);
 }
 
 /* Partition (hashed key, values) on the low `bits` hashed bits: stable, so
@@ -870,49 +910,47 @@ size_t pgb_part_tmp(uint64_t n, int kw, int vw, int bits, int cub)
  * PGB-UR: the values are row ids. PGB-TR: the
  * payload columns, two 4-byte columns packed into one pass (r.src[j] then
  * points at its half and r.sshift[j] = 1); every pass rewrites hs with the
- * same keys. */
+ * same keys. room (pgb_claims): the one call tries the claimed pass first
+ * into outputs of room rows, its words at `words`; *claimed says whether it
+ * held (else the exact pass ran after it). */
 template <typename K>
 int pgb_partition(Ctx &c, bool rowids, const void *keys, void *hs, uint64_t n, int bits, GbSpec &r,
-                  void **rowid)
+                  void **rowid, uint64_t room, uint32_t *words, int *claimed)
 {
     int rc = GJ_OK;
     gj_ctx *ctx = c.ctx;
     const int kw = sizeof(K);
     const char *e = getenv("GJ_PGB_PARTITION");
     const int cub = e && !strcmp(e, "cub");
-    bool done_src[GB_MAX_ACC] = {false};
-    if (rowids) {
-        GJ_CUDA(gj_arena_alloc(&c.ar, rowid, n * 4));
-        rc = gj_join_partition(kw, keys, hs, GJ_PART_IOTA | GJ_PART_HASH | GJ_PART_WIDE, NULL, NULL, *rowid, n,
-                               bits, cub, c.st, ctx);
-        gj_arena_note(&c.ar, pgb_part_tmp(n, kw, 4, bits, cub));
-        goto done;
-    }
-    for (int j = 0; j < r.n; j++) {
-        if (!r.src[j] || done_src[j]) continue;
-        int mate = -1; /* another 4-byte column to travel with this one */
-        if (r.pw[j] == 4)
-            for (int q = j + 1; q < r.n && mate < 0; q++)
-                if (r.src[q] && !done_src[q] && r.pw[q] == 4 && r.src[q] != r.src[j]) mate = q;
-        const void *a = r.src[j], *b = mate >= 0 ? r.src[mate] : NULL;
+    const uint64_t rows = room ? room : n;
+    PgbJob job[GB_MAX_ACC];
+    const int nj = rowids ? 1 : pgb_jobs(r, job);
+    *claimed = 0;
+    for (int i = 0; i < nj; i++) {
+        const int mode = rowids ? GJ_PART_IOTA : job[i].mode, vw = rowids ? 4 : job[i].vw;
+        const void *a = rowids ? NULL : job[i].a, *b = rowids ? NULL : job[i].b;
         void *v = NULL;
-        int mode = mate >= 0 ? GJ_PART_PACK : r.pw[j] == 8 ? GJ_PART_COPY8 : GJ_PART_COPY4;
-        const int vw = mate >= 0 ? 8 : r.pw[j];
-        GJ_CUDA(gj_arena_alloc(&c.ar, &v, n * vw));
-        if ((rc = gj_join_partition(kw, keys, hs, mode | GJ_PART_HASH | GJ_PART_WIDE, a, b, v, n, bits, cub, c.st,
+        GJ_CUDA(gj_arena_alloc(&c.ar, &v, rows * vw));
+        if (room && (rc = gj_join_partition_claim(kw, keys, hs, mode | GJ_PART_HASH, a, b, v, n, bits, room, words,
+                                                  claimed, c.st, ctx)))
+            goto done;
+        if (!*claimed &&
+            (rc = gj_join_partition(kw, keys, hs, mode | GJ_PART_HASH | GJ_PART_WIDE, a, b, v, n, bits, cub, c.st,
                                     ctx)))
             goto done;
-        gj_arena_note(&c.ar, pgb_part_tmp(n, kw, vw, bits, cub));
-        for (int q = j; q < r.n; q++) { /* every accumulator over a or b */
-            if (!r.src[q] || done_src[q]) continue;
+        gj_arena_note(&c.ar, pgb_part_tmp(n, kw, vw, bits, cub, *claimed));
+        if (rowids) {
+            *rowid = v;
+            break;
+        }
+        for (int q = 0; q < r.n; q++) { /* every accumulator over a or b */
+            if (!r.src[q]) continue;
             if (r.src[q] == a) {
                 r.src[q] = v;
-                r.sshift[q] = mate >= 0;
-                done_src[q] = true;
+                r.sshift[q] = b != NULL;
             } else if (b && r.src[q] == b) {
                 r.src[q] = (const char *)v + 4;
                 r.sshift[q] = 1;
-                done_src[q] = true;
             }
         }
     }
@@ -984,7 +1022,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         GJ_CUDA(gj_arena_alloc(&c.ar, &cut_end, P * 4));
         GJ_CUDA(gj_arena_alloc(&c.ar, &cut_list, P * 4));
     }
-    k_pgb_pieces<<<grid_for(c, P, 256), 256, 0, c.st>>>(a.start, P, a.T, (uint32_t *)item_end, (uint32_t *)cut_end,
+    k_pgb_pieces<<<grid_for(c, P, 256), 256, 0, c.st>>>(a.start, a.end, P, a.T, (uint32_t *)item_end, (uint32_t *)cut_end,
                                                          (uint32_t *)cut_list, (uint32_t *)cnt + 1);
     GJ_LAUNCHED();
     if ((rc = gjgb_inclusive_sum((const uint32_t *)item_end, (uint32_t *)item_end, P, &c.ar, c.st, ctx))) goto done;
@@ -1081,22 +1119,31 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
         while (bits < 16 && (per << bits) < hint) bits++;
     }
     const uint64_t P = 1ull << bits;
+    /* the claimed pass (pgb_claims): outputs of room rows, its words the
+     * partitions' starts and ends */
+    const bool claims = bits && pgb_claims(rowids, s, n, kw, bits);
+    const uint64_t room = claims ? (uint64_t)gj_part_claim_room((double)n, bits) : 0;
+    int claimed = 0;
     void *hs = NULL, *rowid = NULL, *start = NULL;
     GbSpec r = s;
-    GJ_CUDA(gj_arena_alloc(&c.ar, &start, (P + 1) * 4));
-    GJ_CUDA(gj_arena_alloc(&c.ar, &hs, n * kw));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &start, (claims ? 4 * P + 2 : P + 1) * 4));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &hs, (claims ? room : n) * kw));
     if (bits == 0) { /* no partition to hash the keys as it reads them */
         gjh::hash_keys_kernel<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, (K *)hs, n);
         GJ_LAUNCHED();
-    } else if ((rc = pgb_partition<K>(c, rowids, in->key.data, hs, n, bits, r, &rowid))) {
+    } else if ((rc = pgb_partition<K>(c, rowids, in->key.data, hs, n, bits, r, &rowid, room, (uint32_t *)start,
+                                      &claimed))) {
         goto done;
     }
-    gjj::bounds_kernel<K><<<grid_for(c, P + 1, 256), 256, 0, c.st>>>((const K *)hs, n, (uint32_t)(P - 1),
-                                                                     (uint32_t)P, (uint32_t *)start);
-    GJ_LAUNCHED();
+    if (!claimed) {
+        gjj::bounds_kernel<K><<<grid_for(c, P + 1, 256), 256, 0, c.st>>>((const K *)hs, n, (uint32_t)(P - 1),
+                                                                         (uint32_t)P, (uint32_t *)start);
+        GJ_LAUNCHED();
+    }
     GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group" */
     {
-        const PgbArgs a = {n, P - 1, 0, (const uint32_t *)start, NULL, (const uint32_t *)rowid};
+        PgbArgs a = {n, P - 1, 0, (const uint32_t *)start, NULL, (const uint32_t *)rowid};
+        a.end = claimed ? (const uint32_t *)start + P : (const uint32_t *)start + 1;
         rc = pgb_chunks<K, PGB_TS>(c, in, w, r, ap, hidden, (const K *)hs, a, P, hint, PGB_AGG_BYTES, ts, out);
         if (rc) goto done;
     }

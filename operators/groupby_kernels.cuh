@@ -1278,7 +1278,7 @@ __host__ __device__ inline uint32_t pgb_limit(uint32_t TS, unsigned agg_bytes, u
 
 struct PgbArgs {
     uint64_t n, pmask, T;          /* rows, partitions - 1, piece rows        */
-    const uint32_t *start;         /* P + 1 partition starts                  */
+    const uint32_t *start;         /* P partition starts                      */
     const uint32_t *item_end;      /* P: inclusive sum of pieces per partition */
     const uint32_t *rowid;         /* PGB-UR: row ids in partition order      */
     /* k_pgb_many's cut partitions of at most GJ_PGB_MERGE_MAX pieces
@@ -1293,6 +1293,7 @@ struct PgbArgs {
     uint64_t spill_bytes;
     int *spill_global;
     int nolean; /* A/B: k_pgb_many's general tile throughout (GJ_PGB_LEAN=0) */
+    const uint32_t *end; /* P partition ends: start + 1 (contiguous), or a claimed pass's */
 };
 
 /* Pieces of each partition: ceil(rows / T), none for an empty one. With
@@ -1300,11 +1301,11 @@ struct PgbArgs {
  * GJ_PGB_MERGE_MAX; else 0: whole, or merged through the global table), and
  * the partition appended to cut_list (*ncut of them). */
 __global__ void __launch_bounds__(PolicyStream::THREADS)
-k_pgb_pieces(const uint32_t *start, uint64_t P, uint64_t T, uint32_t *pieces, uint32_t *cut, uint32_t *cut_list,
-             uint32_t *ncut)
+k_pgb_pieces(const uint32_t *start, const uint32_t *end, uint64_t P, uint64_t T, uint32_t *pieces, uint32_t *cut,
+             uint32_t *cut_list, uint32_t *ncut)
 {
     for (uint64_t p = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; p < P; p += (uint64_t)gridDim.x * blockDim.x) {
-        const uint32_t k = (uint32_t)((start[p + 1] - start[p] + T - 1) / T);
+        const uint32_t k = (uint32_t)((end[p] - start[p] + T - 1) / T);
         pieces[p] = k;
         if (!cut) continue;
         const bool merged = k > 1 && k <= GJ_PGB_MERGE_MAX;
@@ -1332,7 +1333,7 @@ __device__ __forceinline__ unsigned char *pgb_item(const PgbArgs &a, uint64_t b,
                                                    bool &whole)
 {
     const uint64_t l = pgb_part(a, b);
-    const uint64_t piece = b - (l ? a.item_end[l - 1] : 0), s = a.start[l], e = a.start[l + 1];
+    const uint64_t piece = b - (l ? a.item_end[l - 1] : 0), s = a.start[l], e = a.end[l];
     lo = s + piece * a.T;
     hi = lo + a.T < e ? lo + a.T : e;
     whole = e - s <= a.T;

@@ -9,6 +9,8 @@ extern "C" {
 #include "operators/join_partition.cuh"
 #include "operators/join_partition.h"
 
+#include <algorithm>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_radix_sort.cuh>
@@ -1694,6 +1696,101 @@ int part_custom(Job *j, const K *kin, K *kout, int mode, const void *va, const v
                                                   NULL, wide);
 }
 
+/* PGB's claimed pass (operators/shapes.h gj_part_claims): every
+ * GJ_PART_CLAIM_SAMPLE-th row (offset by a hash of its sample number, so
+ * that no period in the input lines up with the sample) hashed and its
+ * digit counted into w[3B + digit] */
+__global__ void __launch_bounds__(256) claim_sample_kernel(const uint32_t *k4, const u64 *k8, u64 n, uint32_t mask,
+                                                           uint32_t *w)
+{
+    __shared__ uint32_t h[256];
+    const uint32_t nb = mask + 1;
+    for (uint32_t i = threadIdx.x; i < nb; i += blockDim.x) h[i] = 0;
+    __syncthreads();
+    const u64 S = GJ_PART_CLAIM_SAMPLE, m = (n + S - 1) / S;
+    for (u64 j = blockIdx.x * (u64)blockDim.x + threadIdx.x; j < m; j += (u64)gridDim.x * blockDim.x) {
+        u64 r = j * S + (gjh::fmix((uint32_t)j) & (S - 1));
+        if (r >= n) r = j * S;
+        const uint32_t d = k4 ? gjh::hash_key(k4[r]) & mask : (uint32_t)gjh::hash_key(k8[r]) & mask;
+        atomicAdd(&h[d], 1u);
+    }
+    __syncthreads();
+    for (uint32_t i = threadIdx.x; i < nb; i += blockDim.x)
+        if (h[i]) atomicAdd(&w[3 * nb + i], h[i]);
+}
+
+/* each bin's room from its sampled rows (shapes.h), laid one after another:
+ * w[b] its start, w[B + b] its room's end; the overflow flag set where they
+ * pass `room` rows (the sample cannot make them: a check). One block of 256. */
+__global__ void __launch_bounds__(256) claim_size_kernel(uint32_t *w, uint32_t mask, u64 room)
+{
+    typedef cub::BlockScan<u64, 256> Scan;
+    __shared__ typename Scan::TempStorage tmp;
+    const uint32_t nb = mask + 1, b = threadIdx.x;
+    const u64 est = b < nb ? w[3 * nb + b] : 0, S = GJ_PART_CLAIM_SAMPLE;
+    const u64 cap = b < nb ? S * est + (u64)ceil(GJ_PART_CLAIM_SIGMA * (double)S * sqrt((double)est)) + GJ_PART_CLAIM_TILE : 0;
+    u64 at = 0, total = 0;
+    Scan(tmp).ExclusiveSum(cap, at, total);
+    if (b < nb) {
+        w[b] = (uint32_t)at;
+        w[nb + b] = (uint32_t)(at + cap);
+    }
+    if (b == 0 && total > room) w[4 * nb] = 1u;
+}
+
+/* after the pass: w[B + b] = the end of bin b's rows */
+__global__ void __launch_bounds__(256) claim_end_kernel(uint32_t *w, uint32_t mask)
+{
+    const uint32_t nb = mask + 1;
+    for (uint32_t b = threadIdx.x; b < nb; b += blockDim.x) w[nb + b] = w[b] + w[2 * nb + b];
+}
+
+/* The claimed pass (shapes.h gj_part_claims): sample, rooms, one scatter
+ * (part_scatter_kernel's CLAIM mode in the 768 x 10 tile, dynamic tile
+ * order), the bins' ends. kout and vout hold `room` rows. w: 4 B + 2 words
+ * (zeroed here). *claimed = 0 where a bin passed its room: the output is
+ * then garbage and the caller runs the exact pass. */
+template <typename K, typename V, int MODE>
+int partition_claim(Job *j, const K *kin, K *kout, const uint32_t *va, const uint32_t *vb, V *vout, u64 n,
+                    int bits, u64 room, uint32_t *w, int *claimed)
+{
+    enum { THREADS = 768, ITEMS = 10, TILE = THREADS * ITEMS };
+    static_assert(TILE == GJ_PART_CLAIM_TILE, "the claimed pass's tile");
+    auto *kern = part_scatter_kernel<K, V, MODE, THREADS, ITEMS, 1, true, true, 0, 8, true>;
+    const size_t dyn = sizeof(PartSmem<K, V, THREADS, ITEMS>);
+    const uint32_t mask = (1u << bits) - 1, nb = mask + 1, tiles = (uint32_t)((n + TILE - 1) / TILE);
+    int rc = GJ_OK, dev = 0, sms = 0, occ = 0;
+    uint32_t flag = 0;
+    *claimed = 0;
+    JCUDA(cudaGetDevice(&dev));
+    JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    JCUDA(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, THREADS, dyn));
+    JCUDA(cudaMemsetAsync(w, 0, (4 * nb + 2) * 4, j->mem.s));
+    {
+        const u64 m = (n + GJ_PART_CLAIM_SAMPLE - 1) / GJ_PART_CLAIM_SAMPLE;
+        const unsigned g = (unsigned)std::min<u64>((m + 255) / 256, (u64)sms * 8);
+        claim_sample_kernel<<<g, 256, 0, j->mem.s>>>(sizeof(K) == 4 ? (const uint32_t *)kin : NULL,
+                                                     sizeof(K) == 8 ? (const u64 *)kin : NULL, n, mask, w);
+        JLAUNCHED();
+    }
+    claim_size_kernel<<<1, 256, 0, j->mem.s>>>(w, mask, room);
+    JLAUNCHED();
+    {
+        const unsigned gs = (unsigned)std::min<u64>(tiles, (u64)sms * (occ > 0 ? occ : 1));
+        kern<<<gs, THREADS, dyn, j->mem.s>>>(kin, NULL, va, vb, kout, vout, NULL, n, 0, mask, w, tiles,
+                                             w + 4 * nb + 1, NULL, 0);
+        JLAUNCHED();
+    }
+    claim_end_kernel<<<1, 256, 0, j->mem.s>>>(w, mask);
+    JLAUNCHED();
+    JCUDA(cudaMemcpyAsync(&flag, w + 4 * nb, 4, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaStreamSynchronize(j->mem.s));
+    *claimed = !flag;
+done:
+    return rc;
+}
+
 /* gj_join_partition's body: the custom partition, or CUB's sort (values
  * built first, as the joins did before the custom partition; hashed keys
  * too, when asked) */
@@ -1764,6 +1861,50 @@ extern "C" int gj_join_partition(int key_width, const void *kin, void *kout, int
                                          n, bits, use_cub);
     mem_release(&j->mem);
     GJ_CUDA(cudaStreamSynchronize(j->mem.s));
+    GJ_CUDA(cudaGetLastError());
+done:
+    return rc;
+}
+
+extern "C" int gj_join_partition_claim(int key_width, const void *kin, void *kout, int mode, const void *va,
+                                       const void *vb, void *vout, uint64_t n, int bits, uint64_t room,
+                                       uint32_t *words, int *claimed, void *stream, gj_ctx *ctx)
+{
+    int rc = GJ_OK;
+    Job job, *j = &job;
+    memset(j, 0, sizeof *j);
+    j->ctx = ctx;
+    j->mem.s = (cudaStream_t)stream;
+    const bool hash = mode & GJ_PART_HASH;
+    mode &= ~GJ_PART_HASH;
+    if (claimed) *claimed = 0;
+    if ((key_width != 4 && key_width != 8) || !hash || (mode != GJ_PART_IOTA && mode != GJ_PART_PACK) || bits < 1 ||
+        bits > 8 || !claimed || !words || n == 0 || room < (uint64_t)gj_part_claim_room((double)n, bits) ||
+        room >= (1ULL << 32)) {
+        rc = gj_seterr(ctx, GJ_ERR_INVALID,
+                       "gj_join_partition_claim: key_width=%d mode=%d hash=%d bits=%d n=%llu room=%llu (4 or 8; "
+                       "IOTA or PACK, hashed; 1..8 bits; n > 0; room >= gj_part_claim_room(n, bits) = %.0f, "
+                       "under 2^32)",
+                       key_width, mode, (int)hash, bits, (unsigned long long)n, (unsigned long long)room,
+                       gj_part_claim_room((double)n, bits));
+        goto done;
+    }
+    GJ_CUDA(gj_pool_retain());
+    if (key_width == 4)
+        rc = mode == GJ_PART_IOTA
+                 ? partition_claim<uint32_t, uint32_t, PV_IOTA>(j, (const uint32_t *)kin, (uint32_t *)kout, NULL,
+                                                                NULL, (uint32_t *)vout, n, bits, room, words, claimed)
+                 : partition_claim<uint32_t, u64, PV_PACK>(j, (const uint32_t *)kin, (uint32_t *)kout,
+                                                           (const uint32_t *)va, (const uint32_t *)vb, (u64 *)vout,
+                                                           n, bits, room, words, claimed);
+    else
+        rc = mode == GJ_PART_IOTA
+                 ? partition_claim<u64, uint32_t, PV_IOTA>(j, (const u64 *)kin, (u64 *)kout, NULL, NULL,
+                                                           (uint32_t *)vout, n, bits, room, words, claimed)
+                 : partition_claim<u64, u64, PV_PACK>(j, (const u64 *)kin, (u64 *)kout, (const uint32_t *)va,
+                                                      (const uint32_t *)vb, (u64 *)vout, n, bits, room, words,
+                                                      claimed);
+    mem_release(&j->mem);
     GJ_CUDA(cudaGetLastError());
 done:
     return rc;

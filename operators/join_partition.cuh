@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "operators/hash.cuh"
+#include "operators/shapes.h"
 
 namespace gjj {
 
@@ -187,8 +188,14 @@ union PartSmem {
  * 1) or vin (SEG 2) and rows [vsplit, n) at v2: 1, the values written so;
  * 2, read so (a scratch pair made of two 4-byte columns, join_api.cu
  * partition_run). 0: v2 unused. */
+/* CLAIM (PGB's claimed pass, operators/shapes.h gj_part_claims): no
+ * histogram; offs is the claim's words (partition_claim: each bin's start,
+ * its room's end, its claimed rows, then the overflow flag), and a tile
+ * takes its run in each bin with one atomic add on the bin's claimed rows;
+ * a run past the room sets the flag and is written at the bin's start
+ * instead (inside the output; the caller discards the pass). */
 template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false, bool DYN = false,
-          int SEG = 0, int RB = 8>
+          int SEG = 0, int RB = 8, bool CLAIM = false>
 __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ va,
     const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, uint32_t *__restrict__ vhi,
@@ -212,9 +219,11 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     }
     Smem &u = *up;
     __shared__ uint32_t off[1 << RB];
+    __shared__ uint32_t excl[CLAIM ? (1 << RB) + 1 : 1];
     __shared__ uint32_t next_tile;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const uint32_t stride = hist_stride(tiles);
+    static_assert(!CLAIM || (RB == 8 && THREADS * ITEMS == GJ_PART_CLAIM_TILE), "the claimed pass: 8 bits, its tile");
     const PartDigit<K> dig = {lo, mask};
     const unsigned long long wbase = warp * (ITEMS * 32) + lane;
     K keys[ITEMS];
@@ -229,7 +238,7 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         V vals[ITEMS];
         int ranks[ITEMS];
         /* this tile's output offset of bin tid, fetched before the ranking */
-        const uint32_t goff = tid <= (int)mask ? offs[(unsigned long long)tid * stride + t] : 0;
+        const uint32_t goff = !CLAIM && tid <= (int)mask ? offs[(unsigned long long)tid * stride + t] : 0;
         if (tile_ctr && tid == 0) next_tile = gridDim.x + atomicAdd(tile_ctr, 1u);
         int prefix[1];
         Rank(u.rank).RankKeys(keys, ranks, dig, prefix);
@@ -237,7 +246,28 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
          * arrive while the keys are staged and written */
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) vals[i] = part_val<V, MODE, SEG>(vin, va, vb, v2, vsplit, base + i * 32, n);
-        if (tid <= (int)mask) off[tid] = goff - (uint32_t)prefix[0];
+        if constexpr (CLAIM) { /* this tile's run in bin tid: padding rows rank last, past `valid` */
+            const unsigned long long left = n - tbase;
+            const uint32_t valid = left < TILE ? (uint32_t)left : (uint32_t)TILE;
+            const uint32_t nb = mask + 1;
+            if (tid <= (int)mask) excl[tid] = (uint32_t)prefix[0];
+            if (tid == 0) excl[nb] = TILE;
+            __syncthreads();
+            if (tid <= (int)mask) {
+                const uint32_t b = min(excl[tid], valid), c = min(excl[tid + 1], valid) - b, st = offs[tid];
+                uint32_t at = 0;
+                if (c) {
+                    at = atomicAdd((uint32_t *)offs + 2 * nb + tid, c);
+                    if (at + c > offs[nb + tid] - st) {
+                        *((volatile uint32_t *)offs + 4 * nb) = 1u;
+                        at = 0;
+                    }
+                }
+                off[tid] = st + at - b;
+            }
+        } else if (tid <= (int)mask) {
+            off[tid] = goff - (uint32_t)prefix[0];
+        }
         __syncthreads(); /* ranking storage -> staging */
         nt = tile_ctr ? next_tile : t + gridDim.x;
 #pragma unroll

@@ -34,14 +34,56 @@ static inline int gj_part_passes(int bits, int wide)
     return wide && bits == GJ_PART_WIDE_BITS ? 1 : (bits + 7) / 8;
 }
 
+/* PGB's claimed pass (operators/join_api.cu partition_claim,
+ * gj_join_partition_claim): one hashed pass of at most 8 bits without the
+ * histogram pass before it. Each bin's room is sized from a sample of the
+ * hashed keys (row j * GJ_PART_CLAIM_SAMPLE + a hash of j's low bits, for
+ * j below ceil(n / GJ_PART_CLAIM_SAMPLE)): est sampled rows give it
+ * S est + GJ_PART_CLAIM_SIGMA standard deviations (S sqrt(est), rounded
+ * up) + a tile (GJ_PART_CLAIM_TILE, the partition's 768 x 10) rows, and a
+ * tile claims its run in a bin with one atomic add. A bin whose claims
+ * pass its room fails the pass (the caller then runs the exact one). The
+ * bins lie one after another with gaps: a bin's rows are [start, end),
+ * in no particular order (PGB's combines commute). For 8-byte keys only:
+ * H100, 2^28 rows, a packed pair, 2^20 groups (ncu, bench/RESULTS.md
+ * session 21), the exact pass's histogram takes 0.75 ms (64-bit hashing)
+ * and the claimed scatter no longer than the exact one (3.68 against
+ * 3.69), the sample 0.13: PGB-TR 6.15-6.23 -> 5.58-5.63 ms; with 4-byte
+ * keys the histogram takes 0.39 and the claimed scatter 3.59 against 3.13
+ * (cause not found; a guess: the claims' atomics in each tile's path,
+ * unhidden at one block an SM), a loss of 0.15-0.23 ms. From
+ * GJ_PART_CLAIM_MIN rows (below, the saving is small and the bins'
+ * margins a larger share). */
+#define GJ_PART_CLAIM_SAMPLE 64
+#define GJ_PART_CLAIM_SIGMA 5
+#define GJ_PART_CLAIM_TILE 7680
+#define GJ_PART_CLAIM_MIN 33554432.0
+/* Rows the claimed pass's output must hold, whatever the keys: the sampled
+ * rows' S est sum to at most n + S, their square roots to at most
+ * sqrt(bins (n / S + 1)) (Cauchy-Schwarz), each bin a tile and a row of
+ * rounding more. */
+static inline double gj_part_claim_room(double n, int bits)
+{
+    const double bins = ldexp(1, bits), S = GJ_PART_CLAIM_SAMPLE;
+    return ceil(n + S + GJ_PART_CLAIM_SIGMA * S * sqrt(bins * (n / S + 1)) + bins * (GJ_PART_CLAIM_TILE + 1));
+}
+/* Does PGB's partition of n rows of kw-byte keys on `bits` bits, made by
+ * `calls` calls of the partition, claim? min_rows: GJ_PART_CLAIM_MIN, or
+ * a test's. */
+static inline int gj_part_claims(double n, int kw, int bits, int calls, double min_rows)
+{
+    return kw == 8 && calls == 1 && bits >= 1 && bits <= 8 && n >= min_rows && gj_part_claim_room(n, bits) < 4294967296.0;
+}
+
 /* What PGB's own partition of n rows (keys of kw bytes, values of vw) on
  * `bits` bits holds besides its output (operators/groupby_api.cu
  * pgb_part_tmp notes it into the arena, model/time.c replays it): a second
  * (key, value) buffer when it takes two passes, and per-tile histograms
  * (256 counts of 4 bytes a tile of 7680 rows: under n / 4 bytes; 512 in a
- * wide pass: under n / 3). */
-static inline double gj_pgb_part_scratch(double n, int kw, int vw, int bits)
+ * wide pass: under n / 3); claimed (gj_part_claims), none. */
+static inline double gj_pgb_part_scratch(double n, int kw, int vw, int bits, int claims)
 {
+    if (claims) return 0; /* its words are the caller's (run_pgb's partition starts) */
     if (gj_part_passes(bits, 1) == 1) return floor(bits > 8 ? n / 3 : n / 4) + 1024;
     return n * (kw + vw) + floor(n / 4) + 1024;
 }

@@ -310,6 +310,9 @@ static const gj_impl IMPLS[] = {GJ_IMPL_HGB, GJ_IMPL_SGB_UR, GJ_IMPL_SGB_TR, GJ_
 #define ALL5 {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MAX, GJ_AGG_COUNT, GJ_AGG_AVG}, {4, 4, 8, 4, 8}, \
     {GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT}
 #define SUMCNT {GJ_AGG_SUM, GJ_AGG_COUNT}, {4, 4}, {GJ_DT_INT, GJ_DT_INT}
+/* PGB-TR's packed pairs of other lean kinds (k_pgb_many's pgb_lean_tile) */
+#define SUMMIN {GJ_AGG_SUM, GJ_AGG_MIN}, {4, 4}, {GJ_DT_INT, GJ_DT_INT}
+#define MINSUM {GJ_AGG_MIN, GJ_AGG_SUM}, {4, 4}, {GJ_DT_INT, GJ_DT_INT}
 #define FLT5 {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MAX, GJ_AGG_AVG, GJ_AGG_SUM}, {4, 8, 4, 4, 8}, \
     {GJ_DT_FLOAT, GJ_DT_FLOAT, GJ_DT_FLOAT, GJ_DT_INT, GJ_DT_FLOAT}
 
@@ -445,6 +448,12 @@ static const gcase PGB[] = {
     {"8-byte key hashing to all ones, g=3000", 500000, 3000, 3000, 8, 0x89a5850e63c5f8aaull - 1000, 0, 0, 2, MAXMAX, 1, 0, 0, 0},
     /* a hint 60x too small: tables fill, keys past the probe bound go global */
     {"hint 3000, real 200000", 1500000, 200000, 3000, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
+    /* 8-byte keys, skewed, a few bits: the claimed pass's bins sized from
+     * a sample of hot keys (with GJ_PART_CLAIM_MIN=0 below) */
+    {"8-byte zipf 1.5 g=40000", 1 << 21, 40000, 40000, 8, 0xF0F0000000000000ull, 1.5, 0, 2, MAXMAX, 0, 0, 0, 0},
+    /* the same two through PGB-TR's lean tile (a pair of 4-byte sources) */
+    {"sum,min: key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x331da083ull - 2000, 0, 0, 2, SUMMIN, 0, 0, 0, 0},
+    {"min,sum: hint 3000, real 200000", 1500000, 200000, 3000, 4, 0, 0, 0, 2, MINSUM, 0, 0, 0, 0},
 };
 #define NPGB ((int)(sizeof PGB / sizeof PGB[0]))
 
@@ -453,11 +462,18 @@ static void test_pgb_partitions(void **state)
     (void)state;
     if (!have_gpu()) skip();
     /* GJ_PGB_BITS=9: every case through the one wide pass (operators/
-     * shapes.h gj_part_passes), every value mode, both key widths */
-    static const char *env[][2] = {
-        {NULL, NULL}, {"GJ_PGB_PARTITION", "cub"}, {"GJ_PGB_TS", "256"}, {"GJ_PGB_BITS", "9"}};
+     * shapes.h gj_part_passes), every value mode, both key widths;
+     * GJ_PGB_LEAN=0: PGB-TR's pairs through k_pgb_many's general tile;
+     * GJ_PART_CLAIM_MIN=0: the claimed pass at every size (shapes.h
+     * gj_part_claims: 8-byte keys; PGB-UR, and PGB-TR's pairs) */
+    static const char *env[][2] = {{NULL, NULL},
+                                   {"GJ_PGB_PARTITION", "cub"},
+                                   {"GJ_PGB_TS", "256"},
+                                   {"GJ_PGB_BITS", "9"},
+                                   {"GJ_PGB_LEAN", "0"},
+                                   {"GJ_PART_CLAIM_MIN", "0"}};
     int bad = 0;
-    for (int e = 0; e < 4; e++) {
+    for (int e = 0; e < (int)(sizeof env / sizeof env[0]); e++) {
         if (env[e][0]) setenv(env[e][0], env[e][1], 1);
         for (int c = 0; c < NPGB; c++)
             for (int impl = GJ_IMPL_PGB_UR; impl <= GJ_IMPL_PGB_TR; impl++) {

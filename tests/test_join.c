@@ -825,6 +825,165 @@ static void test_gpu_partition(void **state)
                      GJ_ERR_INVALID);
 }
 
+/* ---- PGB's claimed pass (gj_join_partition_claim) ---------------------- */
+
+/* murmur3's 32-bit finaliser, as operators/hash.cuh hashes 4-byte keys and
+ * the claimed pass offsets its sample rows (operators/shapes.h): the
+ * adversarial case below needs both on the host. */
+static uint32_t fmix32(uint32_t h)
+{
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+static int cmp_row(const void *x, const void *y)
+{
+    const uint64_t *a = x, *b = y;
+    return a[0] != b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] != b[1] ? (a[1] < b[1] ? -1 : 1) : 0;
+}
+
+/* n rows of random keys (or, adversarial, 4-byte keys where the sampled
+ * rows all hash to one bin and the others to another), IOTA or PACK
+ * values, `bits` bits: the claimed pass against the exact one, bin by bin
+ * as multisets of (hashed key, value); the adversarial sample must make
+ * the pass decline (claimed 0). */
+static void claim_case(int kw, int mode, uint64_t n, int bits, int adversarial)
+{
+    const int vw = mode == GJ_PART_IOTA ? 4 : 8;
+    const uint32_t nb = 1u << bits, mask = nb - 1;
+    const uint64_t room = (uint64_t)gj_part_claim_room((double)n, bits);
+    unsigned char *k = xmalloc(n * kw), *ek = xmalloc(n * kw), *ev = xmalloc(n * vw);
+    unsigned char *gk = xmalloc(room * kw), *gv = xmalloc(room * vw);
+    uint32_t *a = xmalloc(n * 4), *b = xmalloc(n * 4), *wh = xmalloc((4 * nb + 2) * 4);
+    uint64_t *ra = xmalloc(n * 16), *rb = xmalloc(n * 16);
+    uint32_t k0 = 1, k1 = 2;
+    while ((fmix32(k1) & mask) == (fmix32(k0) & mask)) k1++;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint64_t key = adversarial ? k1 : rnd();
+        if (kw == 4) ((uint32_t *)k)[i] = (uint32_t)key;
+        else ((uint64_t *)k)[i] = key;
+        a[i] = (uint32_t)rnd();
+        b[i] = (uint32_t)rnd();
+    }
+    if (adversarial) /* the rows the sample reads (operators/join_api.cu claim_sample_kernel) */
+        for (uint64_t j = 0; j * GJ_PART_CLAIM_SAMPLE < n; j++) {
+            uint64_t r = j * GJ_PART_CLAIM_SAMPLE + (fmix32((uint32_t)j) & (GJ_PART_CLAIM_SAMPLE - 1));
+            ((uint32_t *)k)[r < n ? r : j * GJ_PART_CLAIM_SAMPLE] = k0;
+        }
+    void *dk, *da, *db, *dko, *dvo, *dw;
+    gj_ctx *ctx = NULL;
+    assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
+    assert_int_equal(cudaMalloc(&dk, n * kw), cudaSuccess);
+    assert_int_equal(cudaMalloc(&da, n * 4), cudaSuccess);
+    assert_int_equal(cudaMalloc(&db, n * 4), cudaSuccess);
+    assert_int_equal(cudaMalloc(&dko, room * kw), cudaSuccess);
+    assert_int_equal(cudaMalloc(&dvo, room * vw), cudaSuccess);
+    assert_int_equal(cudaMalloc(&dw, (4 * nb + 2) * 4), cudaSuccess);
+    assert_int_equal(cudaMemcpy(dk, k, n * kw, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(da, a, n * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(db, b, n * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    /* the exact pass: the reference */
+    assert_int_equal(gj_join_partition(kw, dk, dko, mode | GJ_PART_HASH, da, db, dvo, n, bits, 0, NULL, ctx), GJ_OK);
+    assert_int_equal(cudaMemcpy(ek, dko, n * kw, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_int_equal(cudaMemcpy(ev, dvo, n * vw, cudaMemcpyDeviceToHost), cudaSuccess);
+    int claimed = -1;
+    int rc = gj_join_partition_claim(kw, dk, dko, mode | GJ_PART_HASH, da, db, dvo, n, bits, room, dw, &claimed,
+                                     NULL, ctx);
+    if (rc != GJ_OK) fprintf(stderr, "gj_join_partition_claim: %s\n", gj_ctx_errmsg(ctx));
+    assert_int_equal(rc, GJ_OK);
+    if (adversarial) {
+        if (claimed) fprintf(stderr, "claim kw=%d n=%llu bits=%d: the adversarial sample was not declined\n", kw,
+                             (unsigned long long)n, bits);
+        assert_int_equal(claimed, 0);
+    } else {
+        assert_int_equal(claimed, 1);
+        assert_int_equal(cudaMemcpy(gk, dko, room * kw, cudaMemcpyDeviceToHost), cudaSuccess);
+        assert_int_equal(cudaMemcpy(gv, dvo, room * vw, cudaMemcpyDeviceToHost), cudaSuccess);
+        assert_int_equal(cudaMemcpy(wh, dw, (4 * nb + 2) * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+        uint64_t at = 0, bad = 0;
+        for (uint32_t d = 0; d < nb; d++) { /* the exact pass's bin d is [at, at + c) */
+            const uint64_t s0 = wh[d], e0 = wh[nb + d];
+            uint64_t c = 0;
+            while (at + c < n && ((kw == 4 ? ((uint32_t *)ek)[at + c] : ((uint64_t *)ek)[at + c]) & mask) == d) c++;
+            if (e0 < s0 || e0 - s0 != c || e0 > room || (d && s0 < wh[nb + d - 1])) {
+                fprintf(stderr, "claim kw=%d n=%llu bits=%d: bin %u at [%llu, %llu), %llu rows expected\n", kw,
+                        (unsigned long long)n, bits, d, (unsigned long long)s0, (unsigned long long)e0,
+                        (unsigned long long)c);
+                bad++;
+                break;
+            }
+            for (uint64_t i = 0; i < c; i++) {
+                const uint64_t x = at + i, y = s0 + i;
+                ra[2 * i] = kw == 4 ? ((uint32_t *)ek)[x] : ((uint64_t *)ek)[x];
+                ra[2 * i + 1] = vw == 4 ? ((uint32_t *)ev)[x] : ((uint64_t *)ev)[x];
+                rb[2 * i] = kw == 4 ? ((uint32_t *)gk)[y] : ((uint64_t *)gk)[y];
+                rb[2 * i + 1] = vw == 4 ? ((uint32_t *)gv)[y] : ((uint64_t *)gv)[y];
+            }
+            qsort(ra, c, 16, cmp_row);
+            qsort(rb, c, 16, cmp_row);
+            if (memcmp(ra, rb, c * 16)) {
+                fprintf(stderr, "claim kw=%d n=%llu bits=%d: bin %u's rows differ\n", kw, (unsigned long long)n,
+                        bits, d);
+                bad++;
+                break;
+            }
+            at += c;
+        }
+        assert_true(bad == 0 && at == n);
+    }
+    cudaFree(dk);
+    cudaFree(da);
+    cudaFree(db);
+    cudaFree(dko);
+    cudaFree(dvo);
+    cudaFree(dw);
+    gj_ctx_free(ctx);
+    free(k);
+    free(ek);
+    free(ev);
+    free(gk);
+    free(gv);
+    free(a);
+    free(b);
+    free(wh);
+    free(ra);
+    free(rb);
+}
+
+static void test_gpu_partition_claim(void **state)
+{
+    (void)state;
+    /* bad arguments first: they need no device */
+    int claimed = 1;
+    uint32_t w[4];
+    assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_COPY4 | GJ_PART_HASH, NULL, NULL, NULL, 100, 8,
+                                             1 << 20, w, &claimed, NULL, NULL),
+                     GJ_ERR_INVALID);
+    assert_int_equal(claimed, 0);
+    assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_PACK, NULL, NULL, NULL, 100, 8, 1 << 20, w,
+                                             &claimed, NULL, NULL),
+                     GJ_ERR_INVALID); /* not hashed */
+    assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_IOTA | GJ_PART_HASH, NULL, NULL, NULL, 100, 9,
+                                             1 << 20, w, &claimed, NULL, NULL),
+                     GJ_ERR_INVALID); /* 9 bits */
+    assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_IOTA | GJ_PART_HASH, NULL, NULL, NULL, 100000, 8,
+                                             100000, w, &claimed, NULL, NULL),
+                     GJ_ERR_INVALID); /* room too small */
+    NEED_GPU();
+    rng_state = 91;
+    static const uint64_t sizes[] = {1, 7679, 7681, 100003, 3000017};
+    for (int kw = 4; kw <= 8; kw += 4)
+        for (int mode = GJ_PART_IOTA; mode <= GJ_PART_PACK; mode += GJ_PART_PACK)
+            for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) claim_case(kw, mode, sizes[si], si % 2 ? 8 : 5, 0);
+    claim_case(4, GJ_PART_PACK, 1 << 20, 1, 0);
+    claim_case(4, GJ_PART_PACK, 2000000, 8, 1);
+    claim_case(4, GJ_PART_IOTA, 300000, 3, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -847,6 +1006,7 @@ int main(void)
         cmocka_unit_test(test_gpu_small_build_few_matches),
         cmocka_unit_test(test_gpu_sparse_probe_side),
         cmocka_unit_test(test_gpu_partition),
+        cmocka_unit_test(test_gpu_partition_claim),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -363,7 +363,10 @@ static void test_join_peak_memory(void **state)
  * then (13:52 UTC, bench/s20_call12.sh) both key widths at 2^21 groups
  * with whole partitions, no spilled piece tables (4-byte keys: PGB-UR
  * 2356812812 -> 2214594564, PGB-TR 3430554636 -> 3288336388; 8-byte:
- * 3436457960 -> 3310707033, 4510199784 -> 4384448857).
+ * 3436457960 -> 3310707033, 4510199784 -> 4384448857). PGB with 8-byte
+ * keys at 2^14 groups again (2026-11-27 14:36 UTC, session 21,
+ * bench/s21_call5.sh): the claimed pass, its room and no histogram
+ * (PGB-UR 3288335396 -> 3244862892, PGB-TR 4362077316 -> 4358873704).
  * The slack is for CUB's tuning of its sort's scratch (look-back counters
  * per tile, cub_sort_scratch: 0.4% of the SGB peaks), which a CUB release
  * may change. The old working-set sum missed these by -69% to +100% (HGB
@@ -392,7 +395,7 @@ static void test_groupby_peak_memory(void **state)
         {1115684872, 6473582079, 7572489727, 8646229503, 2214594564, 3288336388, 8615100424},
         {1744830472, 6473582079, 7949840851, 9023582675, 4362109956, 6509593604, 8992451548},
         {2621448, 8637672959, 10785164799, 10768553471, 2147524636, 2147524636, 11811168264},
-        {22085656, 8637672959, 10785418751, 10768807423, 3288335396, 4362077316, 11811422216},
+        {22085656, 8637672959, 10785418751, 10768807423, 3244862892, 4358873704, 11811422216},
         {1140850696, 8637672959, 10818711039, 10802101759, 3310707033, 4384448857, 11844714504},
         {3407880, 1618398719, 1886852607, 2155286015, 268488732, 268488732, 3758114824},
         {352321544, 1618398719, 1962331647, 2230766079, 1090528260, 1627399172, 3833593864},
@@ -776,6 +779,52 @@ static void test_pgb_plans(void **state)
  * bw_part_pair1 / bw_part_wide where it has: PGB-TR's partition term at 2^22 groups (one 9-bit pass) against
  * 2^21 (one 8-bit pass), 2^28 rows, max,max (measured on the H100, call 5
  * of session 20: group phases of 4.26 and 3.61 ms). */
+/* PGB's claimed pass (operators/shapes.h gj_part_claims): with 8-byte keys
+ * only, one partition call (PGB-UR's row ids, PGB-TR's one packed pair)
+ * of at most 8 bits from GJ_PART_CLAIM_MIN rows: the model drops the
+ * pass's histogram (8 bytes a row at bw_hist: 2^28 rows against 2^25 -
+ * 2^20, unclaimed, 8 bits both) and charges a sample; three columns (two
+ * calls), 4-byte keys and 9 bits do not claim; the peak holds the room
+ * gj_part_claim_room gives, under 5% more rows at 2^28. */
+static void test_pgb_claimed_pass(void **state)
+{
+    (void)state;
+    gj_profile *p = h200();
+    const gj_hw *hw = gj_profile_hw(p);
+    const double big = 268435456, small = 33554432 - 1048576, M = GJ_PART_CLAIM_MIN;
+    assert_true(gj_part_claims(big, 8, 8, 1, M) && !gj_part_claims(small, 8, 8, 1, M));
+    assert_true(!gj_part_claims(big, 4, 8, 1, M) && !gj_part_claims(big, 8, 9, 1, M) &&
+                !gj_part_claims(big, 8, 8, 2, M));
+    assert_true(!gj_part_claims(5e9, 8, 8, 1, M)); /* offsets past 2^32 */
+    const double room = gj_part_claim_room(big, 8);
+    assert_true(room > big + 256 * 7681 && room < big * 1.05);
+    double t[2][2], pk = 0;
+    for (int i = 0; i < 2; i++)
+        for (int u = 0; u < 2; u++) {
+            gj_workload w = groupby((uint64_t)(i ? big : small), 1 << 19);
+            w.key_bytes = 8;
+            gj_estimate e;
+            assert_int_equal(gj_model_estimate(u ? GJ_IMPL_PGB_UR : GJ_IMPL_PGB_TR, &w, hw, &e, NULL), GJ_OK);
+            t[i][u] = e.term_ms[GJ_TERM_PARTITION] / (double)w.rows;
+            if (i && !u) pk = e.peak_bytes;
+        }
+    const double hist_ms = 8 / (hw->bw_hist * 1e9) * 1e3; /* a row's histogram read */
+    for (int u = 0; u < 2; u++) assert_true(fabs((t[0][u] - t[1][u]) / hist_ms - 1) < 1e-9);
+    /* PGB-TR's peak: the inputs (16 bytes a row), then the hashed keys
+     * and the pair over the room's rows, not n's (12.4 M rows, 200 MB,
+     * more than the rest it holds: the output, the tables) */
+    assert_true(pk >= big * 16 + room * 16);
+    /* three columns: a pair and a lone column, two calls, neither claimed */
+    gj_workload w3 = groupby((uint64_t)big, 1 << 19);
+    w3.key_bytes = 8;
+    w3.n_aggs = 3;
+    w3.aggs[2] = GJ_AGG_MAX;
+    gj_estimate e3;
+    assert_int_equal(gj_model_estimate(GJ_IMPL_PGB_TR, &w3, hw, &e3, NULL), GJ_OK);
+    assert_true(e3.term_ms[GJ_TERM_PARTITION] / big > t[1][0] + hist_ms);
+    gj_profile_free(p);
+}
+
 static void test_pgb_wide_pass(void **state)
 {
     (void)state;
@@ -924,6 +973,7 @@ int main(void)
         cmocka_unit_test(test_hgb_stage2_budget),
         cmocka_unit_test(test_pgb_plans),
         cmocka_unit_test(test_pgb_wide_pass),
+        cmocka_unit_test(test_pgb_claimed_pass),
         cmocka_unit_test(test_nphj_probe_levels),
         cmocka_unit_test(test_pgb_partition_jobs),
         cmocka_unit_test(test_smj_sorts_key_bits),
