@@ -224,9 +224,10 @@ static void seq(acc *a, const char *what, double bytes)
  * pass's time on the H200, bench/RESULTS.md, Joins, session 9).
  * wide (own, hashed keys: PGB): GJ_PART_WIDE_BITS bits in one pass
  * (operators/shapes.h gj_part_passes), gj_part_wide_cost times an 8-bit
- * pass's time. claims (PGB with 8-byte keys, shapes.h gj_part_claims):
- * the one pass without its histogram (the caller charges its sample; the
- * claimed scatter measured as fast as the exact one). */
+ * pass's time. claims (PGB, shapes.h gj_part_claims): the one pass
+ * without its histogram (the caller charges its sample): the calibrated
+ * pair pass GJ_PART_CLAIM_SCATTER of its time, other passes their
+ * histogram's bytes less. */
 static void partition_claims(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed,
                              int wide, int claims)
 {
@@ -234,10 +235,11 @@ static void partition_claims(acc *a, const char *what, double n, int kb, int vb,
     double hist = claims ? 0 : n * kb, moved = passes * n * 2.0 * (kb + vb);
     const double cost = passes == 1 && bits > 8 ? gj_part_wide_cost(a->hw) : 1;
     if (own && kb == 4 && vb == 8) {
+        const double scale = claims ? GJ_PART_CLAIM_SCATTER : 1;
         const double rate = a->hw->bw_part_pair > 0 ? a->hw->bw_part_pair : gj_part_pair_default(a->hw);
         const double first = packed && a->hw->bw_part_pair1 > 0 ? a->hw->bw_part_pair1 : rate;
         const double pass = moved / passes;
-        term(a, GJ_TERM_PARTITION, what, cost * (pass / (first * GB) + (passes - 1) * pass / (rate * GB)),
+        term(a, GJ_TERM_PARTITION, what, scale * cost * (pass / (first * GB) + (passes - 1) * pass / (rate * GB)),
              passes * hist + moved);
         a->kernels += claims ? 4 : 3 * passes;
     } else {
@@ -1655,7 +1657,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             while (copies < 32 && 2 * copies * fmin(gc, limit) <= GJ_PGB_AGG_BYTES / fmax(accb, 1)) copies *= 2;
         /* one partition call of row ids or of a packed pair claims its bins
          * from a sample (operators/groupby_api.cu pgb_claims) */
-        const int claims = bits && (!tr || (pb == 4 && P == 2)) && gj_part_claims(N, kb, bits, 1, GJ_PART_CLAIM_MIN);
+        const int claims = bits && (!tr || (pb == 4 && P == 2)) && gj_part_claims(N, bits, 1, GJ_PART_CLAIM_MIN);
         begin(a, "group");
         /* the joins' partition hashes the keys as it reads them; without
          * partitions they are hashed first */

@@ -882,11 +882,10 @@ static int pgb_jobs(const GbSpec &r, PgbJob *job)
     return nj;
 }
 
-/* Does PGB's partition of n rows of kw-byte keys on `bits` bits claim
- * (operators/shapes.h gj_part_claims)? One call that makes row ids or a
- * packed pair.
+/* Does PGB's partition of n rows on `bits` bits claim (operators/shapes.h
+ * gj_part_claims)? One call that makes row ids or a packed pair.
  * GJ_PGB_CLAIM=0: never (A/B); GJ_PART_CLAIM_MIN=R: from R rows (tests). */
-static bool pgb_claims(bool rowids, const GbSpec &r, uint64_t n, int kw, int bits)
+static bool pgb_claims(bool rowids, const GbSpec &r, uint64_t n, int bits)
 {
     const char *e = getenv("GJ_PGB_CLAIM"), *m = getenv("GJ_PART_CLAIM_MIN");
     if ((e && !strcmp(e, "0")) || (getenv("GJ_PGB_PARTITION") && !strcmp(getenv("GJ_PGB_PARTITION"), "cub")))
@@ -894,7 +893,7 @@ static bool pgb_claims(bool rowids, const GbSpec &r, uint64_t n, int kw, int bit
     PgbJob job[GB_MAX_ACC];
     const int nj = rowids ? 1 : pgb_jobs(r, job);
     const bool one = rowids || (nj == 1 && job[0].mode == GJ_PART_PACK);
-    return one && gj_part_claims((double)n, kw, bits, 1, m ? strtod(m, NULL) : GJ_PART_CLAIM_MIN);
+    return one && gj_part_claims((double)n, bits, 1, m ? strtod(m, NULL) : GJ_PART_CLAIM_MIN);
 }
 
 /* Partition (hashed key, values) on the low `bits` hashed bits: stable, so
@@ -1121,7 +1120,7 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     const uint64_t P = 1ull << bits;
     /* the claimed pass (pgb_claims): outputs of room rows, its words the
      * partitions' starts and ends */
-    const bool claims = bits && pgb_claims(rowids, s, n, kw, bits);
+    const bool claims = bits && pgb_claims(rowids, s, n, bits);
     const uint64_t room = claims ? (uint64_t)gj_part_claim_room((double)n, bits) : 0;
     int claimed = 0;
     void *hs = NULL, *rowid = NULL, *start = NULL;

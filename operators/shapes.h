@@ -44,20 +44,25 @@ static inline int gj_part_passes(int bits, int wide)
  * tile claims its run in a bin with one atomic add. A bin whose claims
  * pass its room fails the pass (the caller then runs the exact one). The
  * bins lie one after another with gaps: a bin's rows are [start, end),
- * in no particular order (PGB's combines commute). For 8-byte keys only:
- * H100, 2^28 rows, a packed pair, 2^20 groups (ncu, bench/RESULTS.md
- * session 21), the exact pass's histogram takes 0.75 ms (64-bit hashing)
- * and the claimed scatter no longer than the exact one (3.68 against
- * 3.69), the sample 0.13: PGB-TR 6.15-6.23 -> 5.58-5.63 ms; with 4-byte
- * keys the histogram takes 0.39 and the claimed scatter 3.59 against 3.13
- * (cause not found; a guess: the claims' atomics in each tile's path,
- * unhidden at one block an SM), a loss of 0.15-0.23 ms. From
+ * in no particular order (PGB's combines commute). H100, 2^28 rows, a
+ * packed pair, 2^20 groups (ncu, bench/RESULTS.md session 21): the exact
+ * pass's histogram took 0.39 ms with 4-byte keys (0.75 with 8-byte:
+ * 64-bit hashing), the claimed scatter 3.01 against the exact one's 3.13
+ * (3.73 against 3.69 with 8-byte keys), the sample 0.13: PGB-TR 4-byte
+ * keys 2^14..2^20 groups 5.2-5.4 -> 4.3-4.6 ms, 8-byte -0.5 (on one H100;
+ * its exact pass measured slower than on the others that day). The
+ * claims' atomics must stay in flight while the tile is staged: issued
+ * and awaited before, they cost the 4-byte scatter 0.46 ms. From
  * GJ_PART_CLAIM_MIN rows (below, the saving is small and the bins'
  * margins a larger share). */
 #define GJ_PART_CLAIM_SAMPLE 64
 #define GJ_PART_CLAIM_SIGMA 5
 #define GJ_PART_CLAIM_TILE 7680
 #define GJ_PART_CLAIM_MIN 33554432.0
+/* The claimed scatter's time over the exact pass's (histogram, scan and
+ * scatter), 4-byte keys and a packed pair (above: 3.01 / 3.53 ms): the
+ * model's charge where the calibrated pass is that pair's. */
+#define GJ_PART_CLAIM_SCATTER 0.855
 /* Rows the claimed pass's output must hold, whatever the keys: the sampled
  * rows' S est sum to at most n + S, their square roots to at most
  * sqrt(bins (n / S + 1)) (Cauchy-Schwarz), each bin a tile and a row of
@@ -67,12 +72,11 @@ static inline double gj_part_claim_room(double n, int bits)
     const double bins = ldexp(1, bits), S = GJ_PART_CLAIM_SAMPLE;
     return ceil(n + S + GJ_PART_CLAIM_SIGMA * S * sqrt(bins * (n / S + 1)) + bins * (GJ_PART_CLAIM_TILE + 1));
 }
-/* Does PGB's partition of n rows of kw-byte keys on `bits` bits, made by
- * `calls` calls of the partition, claim? min_rows: GJ_PART_CLAIM_MIN, or
- * a test's. */
-static inline int gj_part_claims(double n, int kw, int bits, int calls, double min_rows)
+/* Does PGB's partition of n rows on `bits` bits, made by `calls` calls of
+ * the partition, claim? min_rows: GJ_PART_CLAIM_MIN, or a test's. */
+static inline int gj_part_claims(double n, int bits, int calls, double min_rows)
 {
-    return kw == 8 && calls == 1 && bits >= 1 && bits <= 8 && n >= min_rows && gj_part_claim_room(n, bits) < 4294967296.0;
+    return calls == 1 && bits >= 1 && bits <= 8 && n >= min_rows && gj_part_claim_room(n, bits) < 4294967296.0;
 }
 
 /* What PGB's own partition of n rows (keys of kw bytes, values of vw) on

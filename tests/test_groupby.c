@@ -465,7 +465,7 @@ static void test_pgb_partitions(void **state)
      * shapes.h gj_part_passes), every value mode, both key widths;
      * GJ_PGB_LEAN=0: PGB-TR's pairs through k_pgb_many's general tile;
      * GJ_PART_CLAIM_MIN=0: the claimed pass at every size (shapes.h
-     * gj_part_claims: 8-byte keys; PGB-UR, and PGB-TR's pairs) */
+     * gj_part_claims; PGB-UR, and PGB-TR's pairs) */
     static const char *env[][2] = {{NULL, NULL},
                                    {"GJ_PGB_PARTITION", "cub"},
                                    {"GJ_PGB_TS", "256"},
