@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gjadvise.h"
+#include "testutil.h"
 #include "model/model.h"
 #include "operators/groupby.h"
 
@@ -117,13 +118,7 @@ static int cmp_u64(const void *a, const void *b)
 
 static uint64_t mix_key(uint64_t k, int kw)
 {
-    if (kw == 4) {
-        uint32_t h = (uint32_t)k;
-        h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16;
-        return h;
-    }
-    k ^= k >> 33; k *= 0xff51afd7ed558ccdull; k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ull; k ^= k >> 33;
-    return k;
+    return kw == 4 ? test_fmix32((uint32_t)k) : test_fmix64(k);
 }
 
 static void make_keys(const gcase *c, void *keys)

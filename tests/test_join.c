@@ -23,6 +23,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gjadvise.h"
+#include "testutil.h"
 #include "operators/join_partition.h"
 
 static const gj_impl IMPLS[] = {GJ_IMPL_PHJ_UR, GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_UR, GJ_IMPL_SMJ_TR,
@@ -827,19 +828,6 @@ static void test_gpu_partition(void **state)
 
 /* ---- PGB's claimed pass (gj_join_partition_claim) ---------------------- */
 
-/* murmur3's 32-bit finaliser, as operators/hash.cuh hashes 4-byte keys and
- * the claimed pass offsets its sample rows (operators/shapes.h): the
- * adversarial case below needs both on the host. */
-static uint32_t fmix32(uint32_t h)
-{
-    h ^= h >> 16;
-    h *= 0x85ebca6bu;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35u;
-    h ^= h >> 16;
-    return h;
-}
-
 static int cmp_row(const void *x, const void *y)
 {
     const uint64_t *a = x, *b = y;
@@ -861,7 +849,7 @@ static void claim_case(int kw, int mode, uint64_t n, int bits, int adversarial)
     uint32_t *a = xmalloc(n * 4), *b = xmalloc(n * 4), *wh = xmalloc((4 * nb + 2) * 4);
     uint64_t *ra = xmalloc(n * 16), *rb = xmalloc(n * 16);
     uint32_t k0 = 1, k1 = 2;
-    while ((fmix32(k1) & mask) == (fmix32(k0) & mask)) k1++;
+    while ((test_fmix32(k1) & mask) == (test_fmix32(k0) & mask)) k1++;
     for (uint64_t i = 0; i < n; i++) {
         const uint64_t key = adversarial ? k1 : rnd();
         if (kw == 4) ((uint32_t *)k)[i] = (uint32_t)key;
@@ -871,7 +859,7 @@ static void claim_case(int kw, int mode, uint64_t n, int bits, int adversarial)
     }
     if (adversarial) /* the rows the sample reads (operators/join_api.cu claim_sample_kernel) */
         for (uint64_t j = 0; j * GJ_PART_CLAIM_SAMPLE < n; j++) {
-            uint64_t r = j * GJ_PART_CLAIM_SAMPLE + (fmix32((uint32_t)j) & (GJ_PART_CLAIM_SAMPLE - 1));
+            uint64_t r = j * GJ_PART_CLAIM_SAMPLE + (test_fmix32((uint32_t)j) & (GJ_PART_CLAIM_SAMPLE - 1));
             ((uint32_t *)k)[r < n ? r : j * GJ_PART_CLAIM_SAMPLE] = k0;
         }
     void *dk, *da, *db, *dko, *dvo, *dw;
