@@ -1,5 +1,9 @@
-// Probe (session 20, built, not run): PGB's one 8-bit hashed partition pass
-// without its histogram pass. The operators' pass (operators/
+// Probe (session 20; run in session 21, call 1: 3.331 against 3.551 ms, its
+// output right): PGB's one 8-bit hashed partition pass without its
+// histogram pass. The operators now have it as part_scatter_kernel's CLAIM
+// mode (operators/join_partition.cuh, join_api.cu partition_claim), its
+// claims kept in flight across the staging; this kernel stays as the record
+// of that first measurement. The operators' pass (operators/
 // join_partition.cuh) reads the keys twice: part_hist_kernel counts every
 // tile's digits (0.42 ms for 2^28 rows on the H100, bench/bits_probe), a
 // scan turns the counts into each (bin, tile)'s offset (0.03 ms), and
