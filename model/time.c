@@ -1703,15 +1703,23 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * ones, inserted first at their homes, so the effective number of
          * targets (inverse Simpson) stands for the groups. */
         const double gw = fmin(gc, gj_effective_targets(gc, z));
+        /* k_pgb_many's lean tile (operators/groupby_kernels.cuh
+         * pgb_lean_tile): PGB-TR's packed pair alone, each a 4-byte max, min
+         * or sum, issues GJ_PGB_LEAN_WORK of the general tile's instructions
+         * for the same probes and combines */
+        int lean = many && tr && A == 2 && P == 2 && pb == 4;
+        for (int i = 0; i < A; i++)
+            lean = lean && (w->aggs[i] == GJ_AGG_MAX || w->aggs[i] == GJ_AGG_MIN || w->aggs[i] == GJ_AGG_SUM);
+        const double work = lean ? GJ_PGB_LEAN_WORK : 1;
         if (many) /* as HGB's one pass: a warp waits for its longest probe */
             term(a, GJ_TERM_HASH, "shared-memory table probes (a warp's longest)",
-                 N * probe_longest(fmin(gw, ts) / ts) / (atom_shared(hw, 1024) * GB), 0);
+                 work * N * probe_longest(fmin(gw, ts) / ts) / (atom_shared(hw, 1024) * GB), 0);
         else /* k_pgb_chunk probes its 4096 slots twice (count, aggregate), a
               * row a thread: a warp waits for its longest probe each time */
             term(a, GJ_TERM_HASH, "shared-memory table probes, twice (a warp's longest)",
                  2 * N * probe_longest(fmin(gw, limit) / GJ_PGB_TS) / (atom_shared(hw, 1024) * GB), 0);
         term(a, GJ_TERM_ATOMIC, "shared-memory aggregation",
-             N * (1 - over) * nacc / (atom_shared(hw, fmin(gc, limit) * copies) * GB), 0);
+             work * N * (1 - over) * nacc / (atom_shared(hw, fmin(gc, limit) * copies) * GB), 0);
         /* the narrow path covers two accumulators over 4-byte payloads */
         if (many && (nacc > 2 || (P && pb != 4)))
             term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * nacc / (atom_shared(hw, fmax(gc, 1)) * GB), 0);

@@ -34,6 +34,13 @@ static inline int gj_part_passes(int bits, int wide)
     return wide && bits == GJ_PART_WIDE_BITS ? 1 : (bits + 7) / 8;
 }
 
+/* k_pgb_many's lean tile (operators/groupby_kernels.cuh pgb_lean_tile):
+ * its warp instructions over the general tile's on the same input (H100,
+ * ncu, 2^28 rows, 2^20 groups, max,max: 602 M against 851 M,
+ * bench/RESULTS.md session 21), the model's charge for its probes and
+ * combines. */
+#define GJ_PGB_LEAN_WORK 0.707
+
 /* PGB's claimed pass (operators/join_api.cu partition_claim,
  * gj_join_partition_claim): one hashed pass of at most 8 bits without the
  * histogram pass before it. Each bin's room is sized from a sample of the

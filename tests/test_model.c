@@ -827,6 +827,34 @@ static void test_pgb_claimed_pass(void **state)
     gj_profile_free(p);
 }
 
+/* k_pgb_many's lean tile (operators/groupby_kernels.cuh pgb_lean_tile):
+ * PGB-TR's two 4-byte max/min/sum aggregates probe and combine at
+ * GJ_PGB_LEAN_WORK of the general tile's cost (its instructions, ncu). The
+ * untuned H100 profile's aggregate phase for 2^28 rows, max,max, 4-byte
+ * keys, against call 10 of session 21 (H100, bench/RESULTS.md: aggregate
+ * 1.39 / 1.48 / 1.43 ms at 2^14 / 2^16 / 2^20 groups): within 20% (1.64 /
+ * 1.59 / 1.56 ms), and nearer than the general tile's charge (1.85 / 1.76
+ * / 1.73: 19-33% over). */
+static void test_pgb_lean_tile(void **state)
+{
+    (void)state;
+    gj_profile *p = builtin("h100-measured");
+    static const struct { int lg; double ms; } m[] = {{14, 1.39}, {16, 1.48}, {20, 1.43}};
+    for (int i = 0; i < 3; i++) {
+        gj_workload w = groupby(1ULL << 28, 1ULL << m[i].lg);
+        gj_estimate e;
+        assert_int_equal(gj_model_estimate(GJ_IMPL_PGB_TR, &w, gj_profile_hw(p), &e, NULL), GJ_OK);
+        const double agg = e.phase[1].ms, probe_atomic = e.term_ms[GJ_TERM_HASH] + e.term_ms[GJ_TERM_ATOMIC];
+        if (fabs(agg / m[i].ms - 1) > 0.2)
+            fail_msg("PGB-TR 2^%d groups: aggregate %.3f ms predicted, %.2f measured", m[i].lg, agg, m[i].ms);
+        /* the general tile's charge: the probes' and combines' terms
+         * undivided */
+        const double general = agg + probe_atomic * (1 / GJ_PGB_LEAN_WORK - 1);
+        assert_true(general / m[i].ms > 1.15 && general - m[i].ms > agg - m[i].ms);
+    }
+    gj_profile_free(p);
+}
+
 /* The model charges PGB's wide pass GJ_PART_WIDE_COST times an 8-bit
  * pass where the profile has no bw_part_wide (the H200's built-in), and
  * bw_part_pair1 / bw_part_wide where it has: PGB-TR's partition term at 2^22 groups (one 9-bit pass) against
@@ -982,6 +1010,7 @@ int main(void)
         cmocka_unit_test(test_pgb_plans),
         cmocka_unit_test(test_pgb_wide_pass),
         cmocka_unit_test(test_pgb_claimed_pass),
+        cmocka_unit_test(test_pgb_lean_tile),
         cmocka_unit_test(test_nphj_probe_levels),
         cmocka_unit_test(test_pgb_partition_jobs),
         cmocka_unit_test(test_smj_sorts_key_bits),
