@@ -187,8 +187,8 @@ union PartSmem {
 /* SEG: the values' array is in two pieces, rows [0, vsplit) at vout (SEG
  * 1) or vin (SEG 2) and rows [vsplit, n) at v2: 1, the values written so;
  * 2, read so (a scratch pair made of two 4-byte columns, join_api.cu
- * partition_run). 0: v2 unused. */
-/* CLAIM (PGB's claimed pass, operators/shapes.h gj_part_claims): no
+ * partition_run). 0: v2 unused.
+ * CLAIM (PGB's claimed pass, operators/shapes.h gj_part_claims): no
  * histogram; offs is the claim's words (partition_claim: each bin's start,
  * its room's end, its claimed rows, then the overflow flag), and a tile
  * takes its run in each bin with one atomic add on the bin's claimed rows;

@@ -56,8 +56,8 @@ static inline int gj_part_passes(int bits, int wide)
  * pass's histogram took 0.39 ms with 4-byte keys (0.75 with 8-byte:
  * 64-bit hashing), the claimed scatter 3.01 against the exact one's 3.13
  * (3.73 against 3.69 with 8-byte keys), the sample 0.13: PGB-TR 4-byte
- * keys 2^14..2^20 groups 5.2-5.4 -> 4.3-4.6 ms, 8-byte -0.5 (on one H100;
- * its exact pass measured slower than on the others that day). The
+ * keys 2^14..2^20 groups 4.77-5.29 -> 4.33-4.82 ms (2^20: 4.99 -> 4.55),
+ * 8-byte keys -0.67, PGB-UR -0.4 (one H100, the final build). The
  * claims' atomics must stay in flight while the tile is staged: issued
  * and awaited before, they cost the 4-byte scatter 0.46 ms. From
  * GJ_PART_CLAIM_MIN rows (below, the saving is small and the bins'
@@ -66,10 +66,11 @@ static inline int gj_part_passes(int bits, int wide)
 #define GJ_PART_CLAIM_SIGMA 5
 #define GJ_PART_CLAIM_TILE 7680
 #define GJ_PART_CLAIM_MIN 33554432.0
-/* The claimed scatter's time over the exact pass's (histogram, scan and
- * scatter), 4-byte keys and a packed pair (above: 3.01 / 3.53 ms): the
- * model's charge where the calibrated pass is that pair's. */
-#define GJ_PART_CLAIM_SCATTER 0.855
+/* The claimed scatter's time over the exact pass's (histogram 0.389, scan
+ * 0.033 and scatter 3.13 ms), 4-byte keys and a packed pair: 3.01 / 3.55
+ * (ncu, calls 9 and 6 of session 21, two H100s): the model's charge where
+ * the calibrated pass is that pair's. */
+#define GJ_PART_CLAIM_SCATTER 0.848
 /* Rows the claimed pass's output must hold, whatever the keys: the sampled
  * rows' S est sum to at most n + S, their square roots to at most
  * sqrt(bins (n / S + 1)) (Cauchy-Schwarz), each bin a tile and a row of
