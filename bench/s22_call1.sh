@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 21, NOT RUN (its device time was spent): the claimed
+# Prepared in session 21, run as session 22's first call: the claimed
 # pass for the wide 9-bit pass too (bench/s21_claim9.patch: `git apply` it;
 # it builds and passes the CPU tests but test_model's peaks at the 9-bit
 # shapes, which this call re-measures). Build: `bash bench/s18_pack.sh
@@ -38,4 +38,13 @@ for i in PGB-UR PGB-TR; do
     for g in 2^14 2^21; do pk 8 max,max 2^28 $g $i; done
     for g in 2^9 2^21; do pk 4 sum,count,avg 2^26 $g $i; done
 done | tee "$OUT/peaks.txt"
+date -u +%FT%TZ
+# 4. Where PGB-TR's 4.66 ms at 2^20 groups (4-byte keys) goes, kernel by
+#    kernel and copy by copy (nsys, if the machine has it).
+if command -v nsys > /dev/null; then
+    timeout 120 nsys profile -o "$OUT/pgb20" --force-overwrite true $G run groupby --rows 2^28 --groups 2^20 --aggs max,max --impl PGB-TR --repeat 3 --no-log > "$OUT/nsys_run.txt" 2>&1
+    timeout 60 nsys stats --report cuda_gpu_trace --format csv "$OUT/pgb20.nsys-rep" > "$OUT/pgb20_trace.csv" 2>&1
+    timeout 60 nsys stats --report cuda_api_sum "$OUT/pgb20.nsys-rep" > "$OUT/pgb20_api.txt" 2>&1
+    rm -f "$OUT/pgb20.nsys-rep" "$OUT/pgb20.sqlite"; wc -l "$OUT/pgb20_trace.csv"
+else echo "no nsys"; ls /usr/local/cuda/bin | head -50; fi
 date -u +%FT%TZ

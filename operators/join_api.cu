@@ -1703,7 +1703,7 @@ int part_custom(Job *j, const K *kin, K *kout, int mode, const void *va, const v
 __global__ void __launch_bounds__(256) claim_sample_kernel(const uint32_t *k4, const u64 *k8, u64 n, uint32_t mask,
                                                            uint32_t *w)
 {
-    __shared__ uint32_t h[256];
+    __shared__ uint32_t h[1 << GJ_PART_WIDE_BITS];
     const uint32_t nb = mask + 1;
     for (uint32_t i = threadIdx.x; i < nb; i += blockDim.x) h[i] = 0;
     __syncthreads();
@@ -1721,10 +1721,11 @@ __global__ void __launch_bounds__(256) claim_sample_kernel(const uint32_t *k4, c
 
 /* each bin's room from its sampled rows (shapes.h), laid one after another:
  * w[b] its start, w[B + b] its room's end; the overflow flag set where they
- * pass `room` rows (the sample cannot make them: a check). One block of 256. */
-__global__ void __launch_bounds__(256) claim_size_kernel(uint32_t *w, uint32_t mask, u64 room)
+ * pass `room` rows (the sample cannot make them: a check). One block of a
+ * thread a bin (up to the wide pass's 512). */
+__global__ void __launch_bounds__(1 << GJ_PART_WIDE_BITS) claim_size_kernel(uint32_t *w, uint32_t mask, u64 room)
 {
-    typedef cub::BlockScan<u64, 256> Scan;
+    typedef cub::BlockScan<u64, 1 << GJ_PART_WIDE_BITS> Scan;
     __shared__ typename Scan::TempStorage tmp;
     const uint32_t nb = mask + 1, b = threadIdx.x;
     const u64 est = b < nb ? w[3 * nb + b] : 0, S = GJ_PART_CLAIM_SAMPLE;
@@ -1754,10 +1755,12 @@ template <typename K, typename V, int MODE>
 int partition_claim(Job *j, const K *kin, K *kout, const uint32_t *va, const uint32_t *vb, V *vout, u64 n,
                     int bits, u64 room, uint32_t *w, int *claimed)
 {
-    enum { THREADS = 768, ITEMS = 10, TILE = THREADS * ITEMS };
+    enum { THREADS = 768, ITEMS = 10, TILE = THREADS * ITEMS, WB = GJ_PART_WIDE_BITS };
     static_assert(TILE == GJ_PART_CLAIM_TILE, "the claimed pass's tile");
-    auto *kern = part_scatter_kernel<K, V, MODE, THREADS, ITEMS, 1, true, true, 0, 8, true>;
-    const size_t dyn = sizeof(PartSmem<K, V, THREADS, ITEMS>);
+    const bool wide = bits > 8; /* the wide pass's digit: a thread a bin in the same tile */
+    auto *kern = wide ? part_scatter_kernel<K, V, MODE, THREADS, ITEMS, 1, true, true, 0, WB, true>
+                      : part_scatter_kernel<K, V, MODE, THREADS, ITEMS, 1, true, true, 0, 8, true>;
+    const size_t dyn = wide ? sizeof(PartSmem<K, V, THREADS, ITEMS, WB>) : sizeof(PartSmem<K, V, THREADS, ITEMS>);
     const uint32_t mask = (1u << bits) - 1, nb = mask + 1, tiles = (uint32_t)((n + TILE - 1) / TILE);
     int rc = GJ_OK, dev = 0, sms = 0, occ = 0;
     uint32_t flag = 0;
@@ -1774,7 +1777,7 @@ int partition_claim(Job *j, const K *kin, K *kout, const uint32_t *va, const uin
                                                      sizeof(K) == 8 ? (const u64 *)kin : NULL, n, mask, w);
         JLAUNCHED();
     }
-    claim_size_kernel<<<1, 256, 0, j->mem.s>>>(w, mask, room);
+    claim_size_kernel<<<1, 1 << GJ_PART_WIDE_BITS, 0, j->mem.s>>>(w, mask, room);
     JLAUNCHED();
     {
         const unsigned gs = (unsigned)std::min<u64>(tiles, (u64)sms * (occ > 0 ? occ : 1));
@@ -1879,11 +1882,11 @@ extern "C" int gj_join_partition_claim(int key_width, const void *kin, void *kou
     mode &= ~GJ_PART_HASH;
     if (claimed) *claimed = 0;
     if ((key_width != 4 && key_width != 8) || !hash || (mode != GJ_PART_IOTA && mode != GJ_PART_PACK) || bits < 1 ||
-        bits > 8 || !claimed || !words || n == 0 || room < (uint64_t)gj_part_claim_room((double)n, bits) ||
+        bits > GJ_PART_WIDE_BITS || !claimed || !words || n == 0 || room < (uint64_t)gj_part_claim_room((double)n, bits) ||
         room >= (1ULL << 32)) {
         rc = gj_seterr(ctx, GJ_ERR_INVALID,
                        "gj_join_partition_claim: key_width=%d mode=%d hash=%d bits=%d n=%llu room=%llu (4 or 8; "
-                       "IOTA or PACK, hashed; 1..8 bits; n > 0; room >= gj_part_claim_room(n, bits) = %.0f, "
+                       "IOTA or PACK, hashed; 1..9 bits; n > 0; room >= gj_part_claim_room(n, bits) = %.0f, "
                        "under 2^32)",
                        key_width, mode, (int)hash, bits, (unsigned long long)n, (unsigned long long)room,
                        gj_part_claim_room((double)n, bits));

@@ -42,7 +42,8 @@ static inline int gj_part_passes(int bits, int wide)
 #define GJ_PGB_LEAN_WORK 0.707
 
 /* PGB's claimed pass (operators/join_api.cu partition_claim,
- * gj_join_partition_claim): one hashed pass of at most 8 bits without the
+ * gj_join_partition_claim): one hashed pass (at most 8 bits, or the wide
+ * pass's GJ_PART_WIDE_BITS) without the
  * histogram pass before it. Each bin's room is sized from a sample of the
  * hashed keys (row j * GJ_PART_CLAIM_SAMPLE + a hash of j's low bits, for
  * j below ceil(n / GJ_PART_CLAIM_SAMPLE)): est sampled rows give it
@@ -59,7 +60,10 @@ static inline int gj_part_passes(int bits, int wide)
  * keys 2^14..2^20 groups 4.77-5.29 -> 4.33-4.82 ms (2^20: 4.99 -> 4.55),
  * 8-byte keys -0.67, PGB-UR -0.4 (one H100, the final build). The
  * claims' atomics must stay in flight while the tile is staged: issued
- * and awaited before, they cost the 4-byte scatter 0.46 ms. From
+ * and awaited before, they cost the 4-byte scatter 0.46 ms. The wide
+ * 9-bit pass claimed (session 22, call 1, one H100, A/B against the exact
+ * pass): PGB-TR 4-byte keys 2^22 groups 6.03-6.09 -> 5.35-5.45 ms, 8-byte
+ * keys 2^21 7.62-7.74 -> 6.53-6.54. From
  * GJ_PART_CLAIM_MIN rows (below, the saving is small and the bins'
  * margins a larger share). */
 #define GJ_PART_CLAIM_SAMPLE 64
@@ -84,7 +88,8 @@ static inline double gj_part_claim_room(double n, int bits)
  * the partition, claim? min_rows: GJ_PART_CLAIM_MIN, or a test's. */
 static inline int gj_part_claims(double n, int bits, int calls, double min_rows)
 {
-    return calls == 1 && bits >= 1 && bits <= 8 && n >= min_rows && gj_part_claim_room(n, bits) < 4294967296.0;
+    return calls == 1 && bits >= 1 && gj_part_passes(bits, 1) == 1 && n >= min_rows &&
+           gj_part_claim_room(n, bits) < 4294967296.0;
 }
 
 /* What PGB's own partition of n rows (keys of kw bytes, values of vw) on

@@ -955,9 +955,9 @@ static void test_gpu_partition_claim(void **state)
     assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_PACK, NULL, NULL, NULL, 100, 8, 1 << 20, w,
                                              &claimed, NULL, NULL),
                      GJ_ERR_INVALID); /* not hashed */
-    assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_IOTA | GJ_PART_HASH, NULL, NULL, NULL, 100, 9,
+    assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_IOTA | GJ_PART_HASH, NULL, NULL, NULL, 100, 10,
                                              1 << 20, w, &claimed, NULL, NULL),
-                     GJ_ERR_INVALID); /* 9 bits */
+                     GJ_ERR_INVALID); /* 10 bits: two passes */
     assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_IOTA | GJ_PART_HASH, NULL, NULL, NULL, 100000, 8,
                                              100000, w, &claimed, NULL, NULL),
                      GJ_ERR_INVALID); /* room too small */
@@ -968,6 +968,12 @@ static void test_gpu_partition_claim(void **state)
         for (int mode = GJ_PART_IOTA; mode <= GJ_PART_PACK; mode += GJ_PART_PACK)
             for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) claim_case(kw, mode, sizes[si], si % 2 ? 8 : 5, 0);
     claim_case(4, GJ_PART_PACK, 1 << 20, 1, 0);
+    /* the wide pass's 9 bits (512 bins, a thread a bin) */
+    for (int kw = 4; kw <= 8; kw += 4) {
+        claim_case(kw, GJ_PART_PACK, 3000017, 9, 0);
+        claim_case(kw, GJ_PART_IOTA, 7681, 9, 0);
+    }
+    claim_case(4, GJ_PART_PACK, 2000000, 9, 1);
     claim_case(4, GJ_PART_PACK, 2000000, 8, 1);
     claim_case(4, GJ_PART_IOTA, 300000, 3, 1);
 }
