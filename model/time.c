@@ -241,12 +241,12 @@ static void partition_claims(acc *a, const char *what, double n, int kb, int vb,
         const double pass = moved / passes;
         term(a, GJ_TERM_PARTITION, what, scale * cost * (pass / (first * GB) + (passes - 1) * pass / (rate * GB)),
              passes * hist + moved);
-        a->kernels += claims ? 4 : 3 * passes;
+        a->kernels += claims ? 3 : 3 * passes;
     } else {
         term(a, GJ_TERM_PARTITION, what,
              cost * (hist / (a->hw->bw_hist * GB) + moved / (bw_pass(a->hw, kb, vb) * GB)),
              hist + moved);
-        a->kernels += claims ? 4 : 1 + passes;
+        a->kernels += claims ? 3 : 1 + passes;
     }
     a->allocs += 1;
 }
@@ -1662,8 +1662,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         /* the joins' partition hashes the keys as it reads them; without
          * partitions they are hashed first */
         if (bits == 0) seq(a, "hash keys", 2.0 * N * kb);
-        if (claims) /* one row in GJ_PART_CLAIM_SAMPLE, a sector each */
-            gather(a, "sample of the hashed keys (claimed pass)", ceil(N / GJ_PART_CLAIM_SAMPLE), kb, N, 32, 0);
+        if (claims) /* one row in GJ_PART_CLAIM_SAMPLE, in runs of GJ_PART_CLAIM_RUN: a sector a run */
+            gather(a, "sample of the hashed keys (claimed pass)",
+                   ceil(N / (GJ_PART_CLAIM_SAMPLE * GJ_PART_CLAIM_RUN)) * ceil(GJ_PART_CLAIM_RUN * kb / 32.0), kb, N,
+                   32, 0);
         if (bits && !tr) {
             /* the partition makes the row ids in its first pass */
             partition_claims(a, claims ? "partition (hash, row id), claimed" : "partition (hash, row id)", N, kb, 4,

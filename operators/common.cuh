@@ -6,6 +6,9 @@
 
 #include "common/internal.h"
 #include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Check a CUDA call; on error record it in ctx, clear the sticky error and
  * jump to `done` with rc = GJ_ERR_CUDA. Use inside functions that declare
@@ -99,6 +102,53 @@ static inline void gj_arena_release(gj_arena *a)
     for (int i = 0; i < a->n; i++) gj_arena_dealloc(a, a->ptr[i]);
     a->n = 0;
     a->now = 0;
+}
+
+/* GJ_TRACE=1: events at named steps inside an operator (where a phase's
+ * time goes when nsys is not at hand: host waits show as gaps), printed to
+ * stderr as GPU milliseconds since the first step when the operator ends.
+ * One trace a translation unit, its events kept for the next call. */
+enum { GJ_TRACE_STEPS = 24 };
+struct gj_trace_state {
+    cudaEvent_t ev[GJ_TRACE_STEPS];
+    const char *what[GJ_TRACE_STEPS];
+    int n, on;
+};
+static inline gj_trace_state &gj_trace_get(void)
+{
+    static gj_trace_state t;
+    return t;
+}
+
+static inline void gj_trace_begin(void)
+{
+    gj_trace_state &gj_tr = gj_trace_get();
+    const char *e = getenv("GJ_TRACE");
+    gj_tr.on = e && *e && strcmp(e, "0");
+    gj_tr.n = 0;
+}
+
+static inline void gj_trace(cudaStream_t s, const char *what)
+{
+    gj_trace_state &gj_tr = gj_trace_get();
+    if (!gj_tr.on || gj_tr.n == GJ_TRACE_STEPS) return;
+    if (!gj_tr.ev[gj_tr.n] && cudaEventCreate(&gj_tr.ev[gj_tr.n]) != cudaSuccess) return;
+    gj_tr.what[gj_tr.n] = what;
+    if (cudaEventRecord(gj_tr.ev[gj_tr.n], s) == cudaSuccess) gj_tr.n++;
+}
+
+static inline void gj_trace_dump(void)
+{
+    gj_trace_state &gj_tr = gj_trace_get();
+    if (!gj_tr.on || !gj_tr.n || cudaEventSynchronize(gj_tr.ev[gj_tr.n - 1]) != cudaSuccess) return;
+    float prev = 0;
+    for (int i = 0; i < gj_tr.n; i++) {
+        float ms = 0;
+        cudaEventElapsedTime(&ms, gj_tr.ev[0], gj_tr.ev[i]);
+        fprintf(stderr, "trace %-28s %8.4f ms  +%.4f\n", gj_tr.what[i], ms, ms - prev);
+        prev = ms;
+    }
+    gj_tr.n = 0;
 }
 
 /* Phase timer: record an event at each phase boundary, read at the end. */

@@ -882,16 +882,14 @@ static int pgb_jobs(const GbSpec &r, PgbJob *job)
     return nj;
 }
 
-/* Does PGB's partition of n rows on `bits` bits claim (operators/shapes.h
- * gj_part_claims)? One call that makes row ids or a packed pair.
- * GJ_PGB_CLAIM=0: never (A/B); GJ_PART_CLAIM_MIN=R: from R rows (tests). */
-static bool pgb_claims(bool rowids, const GbSpec &r, uint64_t n, int bits)
+/* Does PGB's partition of n rows on `bits` bits (its calls: row ids, or
+ * pgb_jobs's nj) claim (operators/shapes.h gj_part_claims)? One call that
+ * makes row ids or a packed pair. GJ_PGB_CLAIM=0: never (A/B);
+ * GJ_PART_CLAIM_MIN=R: from R rows (tests). */
+static bool pgb_claims(bool rowids, const PgbJob *job, int nj, uint64_t n, int bits)
 {
     const char *e = getenv("GJ_PGB_CLAIM"), *m = getenv("GJ_PART_CLAIM_MIN");
-    if ((e && !strcmp(e, "0")) || (getenv("GJ_PGB_PARTITION") && !strcmp(getenv("GJ_PGB_PARTITION"), "cub")))
-        return false;
-    PgbJob job[GB_MAX_ACC];
-    const int nj = rowids ? 1 : pgb_jobs(r, job);
+    if (e && !strcmp(e, "0")) return false;
     const bool one = rowids || (nj == 1 && job[0].mode == GJ_PART_PACK);
     return one && gj_part_claims((double)n, bits, 1, m ? strtod(m, NULL) : GJ_PART_CLAIM_MIN);
 }
@@ -904,28 +902,24 @@ static bool pgb_claims(bool rowids, const GbSpec &r, uint64_t n, int bits)
  * 4-byte keys 8.7 ms against CUB's 10.0 at 2^14 groups (one pass), 11.5
  * against 12.3 at 2^20..2^24 (two passes); 8-byte keys 10.59 / 9.69 / 12.54
  * ms against CUB's 12.09 / 11.58 / 12.69 at 2^21 / 2^23 / 2^25
- * (bench/RESULTS.md). GJ_PGB_PARTITION=cub selects CUB's radix sort (hashed
- * keys and values built first).
- * PGB-UR: the values are row ids. PGB-TR: the
+ * (bench/RESULTS.md). cub (run_pgb: GJ_PGB_PARTITION=cub) selects CUB's
+ * radix sort (hashed keys and values built first).
+ * PGB-UR (rowids): the values are row ids. PGB-TR: pgb_jobs's nj calls, the
  * payload columns, two 4-byte columns packed into one pass (r.src[j] then
  * points at its half and r.sshift[j] = 1); every pass rewrites hs with the
  * same keys. room (pgb_claims): the one call tries the claimed pass first
  * into outputs of room rows, its words at `words`; *claimed says whether it
  * held (else the exact pass ran after it). */
 template <typename K>
-int pgb_partition(Ctx &c, bool rowids, const void *keys, void *hs, uint64_t n, int bits, GbSpec &r,
-                  void **rowid, uint64_t room, uint32_t *words, int *claimed)
+int pgb_partition(Ctx &c, bool rowids, const PgbJob *job, int nj, int cub, const void *keys, void *hs, uint64_t n,
+                  int bits, GbSpec &r, void **rowid, uint64_t room, uint32_t *words, int *claimed)
 {
     int rc = GJ_OK;
     gj_ctx *ctx = c.ctx;
     const int kw = sizeof(K);
-    const char *e = getenv("GJ_PGB_PARTITION");
-    const int cub = e && !strcmp(e, "cub");
     const uint64_t rows = room ? room : n;
-    PgbJob job[GB_MAX_ACC];
-    const int nj = rowids ? 1 : pgb_jobs(r, job);
     *claimed = 0;
-    for (int i = 0; i < nj; i++) {
+    for (int i = 0; i < (rowids ? 1 : nj); i++) {
         const int mode = rowids ? GJ_PART_IOTA : job[i].mode, vw = rowids ? 4 : job[i].vw;
         const void *a = rowids ? NULL : job[i].a, *b = rowids ? NULL : job[i].b;
         void *v = NULL;
@@ -1024,6 +1018,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     k_pgb_pieces<<<grid_for(c, P, 256), 256, 0, c.st>>>(a.start, a.end, P, a.T, (uint32_t *)item_end, (uint32_t *)cut_end,
                                                          (uint32_t *)cut_list, (uint32_t *)cnt + 1);
     GJ_LAUNCHED();
+    gj_trace(c.st, "pieces");
     if ((rc = gjgb_inclusive_sum((const uint32_t *)item_end, (uint32_t *)item_end, P, &c.ar, c.st, ctx))) goto done;
     GJ_CUDA(cudaMemcpyAsync(cnt, (const uint32_t *)item_end + P - 1, 4, cudaMemcpyDeviceToDevice, c.st));
     a.item_end = (const uint32_t *)item_end;
@@ -1037,6 +1032,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         GJ_CUDA(cudaStreamSynchronize(c.st));
         items = h[0], ncut[0] = h[1], ncut[1] = h[2];
     }
+    gj_trace(c.st, "scans, read back");
     for (;;) {
         uint32_t hc[2];
         const uint64_t ocap = cap / 2 < n ? cap / 2 : n;
@@ -1046,7 +1042,6 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         GJ_CUDA(cudaMemsetAsync(tvals, 0xff, cap * 4, c.st));
         GJ_CUDA(cudaMemsetAsync(tkeys, 0xff, cap * sizeof(K), c.st));
         GJ_CUDA(cudaMemsetAsync(cnt, 0, 8, c.st));
-        GJ_CUDA(cudaStreamSynchronize(c.st));
         if (ncut[0] && !spill) { /* the pieces' tables, once */
             GJ_CUDA(gj_arena_alloc(&c.ar, &spill, (size_t)ncut[1] * smem));
             GJ_CUDA(gj_arena_alloc(&c.ar, &cut_global, (size_t)items * 4));
@@ -1057,6 +1052,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
             a.spill_global = (int *)cut_global;
         }
         if (a.spill) GJ_CUDA(cudaMemsetAsync(cut_global, 0, (size_t)items * 4, c.st));
+        gj_trace(c.st, "output, table set");
         {
             GTable<K> gt = {(K *)tkeys, (uint32_t *)tvals, cap - 1, (uint32_t *)cnt, (uint32_t)ocap, (int *)cnt + 1};
             if (items && ts) {
@@ -1074,8 +1070,10 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
                 GJ_LAUNCHED();
             }
         }
+        gj_trace(c.st, "aggregated");
         GJ_CUDA(cudaMemcpyAsync(hc, cnt, 8, cudaMemcpyDeviceToHost, c.st));
         GJ_CUDA(cudaStreamSynchronize(c.st));
+        gj_trace(c.st, "groups read back");
         gj_arena_free(&c.ar, tkeys);
         gj_arena_free(&c.ar, tvals);
         tkeys = tvals = NULL;
@@ -1120,35 +1118,45 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     const uint64_t P = 1ull << bits;
     /* the claimed pass (pgb_claims): outputs of room rows, its words the
      * partitions' starts and ends */
-    const bool claims = bits && pgb_claims(rowids, s, n, bits);
+    PgbJob job[GB_MAX_ACC];
+    const int nj = rowids ? 0 : pgb_jobs(s, job);
+    const char *pe = getenv("GJ_PGB_PARTITION");
+    const int cub = pe && !strcmp(pe, "cub");
+    const bool claims = bits && !cub && pgb_claims(rowids, job, nj, n, bits);
     const uint64_t room = claims ? (uint64_t)gj_part_claim_room((double)n, bits) : 0;
     int claimed = 0;
     void *hs = NULL, *rowid = NULL, *start = NULL;
     GbSpec r = s;
+    gj_trace_begin();
+    gj_trace(c.st, "start");
     GJ_CUDA(gj_arena_alloc(&c.ar, &start, (claims ? 4 * P + 2 : P + 1) * 4));
     GJ_CUDA(gj_arena_alloc(&c.ar, &hs, (claims ? room : n) * kw));
     if (bits == 0) { /* no partition to hash the keys as it reads them */
         gjh::hash_keys_kernel<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, (K *)hs, n);
         GJ_LAUNCHED();
-    } else if ((rc = pgb_partition<K>(c, rowids, in->key.data, hs, n, bits, r, &rowid, room, (uint32_t *)start,
-                                      &claimed))) {
+    } else if ((rc = pgb_partition<K>(c, rowids, job, nj, cub, in->key.data, hs, n, bits, r, &rowid, room,
+                                      (uint32_t *)start, &claimed))) {
         goto done;
     }
+    gj_trace(c.st, "partitioned");
     if (!claimed) {
         gjj::bounds_kernel<K><<<grid_for(c, P + 1, 256), 256, 0, c.st>>>((const K *)hs, n, (uint32_t)(P - 1),
                                                                          (uint32_t)P, (uint32_t *)start);
         GJ_LAUNCHED();
     }
     GJ_CUDA(gj_timer_mark(tm, c.st)); /* end of "group" */
+    gj_trace(c.st, "bounds");
     {
         PgbArgs a = {n, P - 1, 0, (const uint32_t *)start, NULL, (const uint32_t *)rowid};
-        a.end = claimed ? (const uint32_t *)start + P : (const uint32_t *)start + 1;
+        a.end = claimed ? (const uint32_t *)start + 2 * P : (const uint32_t *)start + 1;
         rc = pgb_chunks<K, PGB_TS>(c, in, w, r, ap, hidden, (const K *)hs, a, P, hint, PGB_AGG_BYTES, ts, out);
         if (rc) goto done;
     }
     s = r; /* finish_avg reads dst */
     if ((rc = finish_avg(c, w, s, ap, hidden, out->groups))) goto done;
     if (w->sorted_output && (rc = sort_output(c, out))) goto done;
+    gj_trace(c.st, "finished");
+    gj_trace_dump();
 done:
     return rc;
 }

@@ -1696,23 +1696,21 @@ int part_custom(Job *j, const K *kin, K *kout, int mode, const void *va, const v
                                                   NULL, wide);
 }
 
-/* PGB's claimed pass (operators/shapes.h gj_part_claims): every
- * GJ_PART_CLAIM_SAMPLE-th row (offset by a hash of its sample number, so
- * that no period in the input lines up with the sample) hashed and its
- * digit counted into w[3B + digit] */
-__global__ void __launch_bounds__(256) claim_sample_kernel(const uint32_t *k4, const u64 *k8, u64 n, uint32_t mask,
-                                                           uint32_t *w)
+/* PGB's claimed pass (operators/shapes.h gj_part_claims): the sample's
+ * rows (runs of GJ_PART_CLAIM_RUN adjacent rows, gj_part_claim_run; a
+ * thread a row, a run's threads adjacent: a sector a run of 4-byte keys)
+ * hashed and their digits counted into w[3B + digit] */
+template <typename K>
+__global__ void __launch_bounds__(256) claim_sample_kernel(const K *keys, u64 n, uint32_t mask, uint32_t *w)
 {
     __shared__ uint32_t h[1 << GJ_PART_WIDE_BITS];
     const uint32_t nb = mask + 1;
     for (uint32_t i = threadIdx.x; i < nb; i += blockDim.x) h[i] = 0;
     __syncthreads();
-    const u64 S = GJ_PART_CLAIM_SAMPLE, m = (n + S - 1) / S;
-    for (u64 j = blockIdx.x * (u64)blockDim.x + threadIdx.x; j < m; j += (u64)gridDim.x * blockDim.x) {
-        u64 r = j * S + (gjh::fmix((uint32_t)j) & (S - 1));
-        if (r >= n) r = j * S;
-        const uint32_t d = k4 ? gjh::hash_key(k4[r]) & mask : (uint32_t)gjh::hash_key(k8[r]) & mask;
-        atomicAdd(&h[d], 1u);
+    const u64 C = GJ_PART_CLAIM_RUN, m = (n + GJ_PART_CLAIM_SAMPLE * C - 1) / (GJ_PART_CLAIM_SAMPLE * C) * C;
+    for (u64 t = blockIdx.x * (u64)blockDim.x + threadIdx.x; t < m; t += (u64)gridDim.x * blockDim.x) {
+        const u64 r = gj_part_claim_run(t / C, n) + t % C;
+        if (r < n) atomicAdd(&h[(uint32_t)gjh::hash_key(keys[r]) & mask], 1u);
     }
     __syncthreads();
     for (uint32_t i = threadIdx.x; i < nb; i += blockDim.x)
@@ -1720,36 +1718,33 @@ __global__ void __launch_bounds__(256) claim_sample_kernel(const uint32_t *k4, c
 }
 
 /* each bin's room from its sampled rows (shapes.h), laid one after another:
- * w[b] its start, w[B + b] its room's end; the overflow flag set where they
- * pass `room` rows (the sample cannot make them: a check). One block of a
- * thread a bin (up to the wide pass's 512). */
+ * w[b] its start, w[B + b] its room's end, w[2B + b] its cursor (the
+ * scatter's claims advance it from the start); the overflow flag set where
+ * they pass `room` rows (the sample cannot make them: a check). One block
+ * of a thread a bin (up to the wide pass's 512). */
 __global__ void __launch_bounds__(1 << GJ_PART_WIDE_BITS) claim_size_kernel(uint32_t *w, uint32_t mask, u64 room)
 {
     typedef cub::BlockScan<u64, 1 << GJ_PART_WIDE_BITS> Scan;
     __shared__ typename Scan::TempStorage tmp;
     const uint32_t nb = mask + 1, b = threadIdx.x;
     const u64 est = b < nb ? w[3 * nb + b] : 0, S = GJ_PART_CLAIM_SAMPLE;
-    const u64 cap = b < nb ? S * est + (u64)ceil(GJ_PART_CLAIM_SIGMA * (double)S * sqrt((double)est)) + GJ_PART_CLAIM_TILE : 0;
+    const u64 cap = b < nb ? S * est +
+                                 (u64)ceil(GJ_PART_CLAIM_SIGMA * (double)S * sqrt((double)GJ_PART_CLAIM_RUN * est)) +
+                                 GJ_PART_CLAIM_TILE
+                           : 0;
     u64 at = 0, total = 0;
     Scan(tmp).ExclusiveSum(cap, at, total);
     if (b < nb) {
-        w[b] = (uint32_t)at;
+        w[b] = w[2 * nb + b] = (uint32_t)at;
         w[nb + b] = (uint32_t)(at + cap);
     }
     if (b == 0 && total > room) w[4 * nb] = 1u;
 }
 
-/* after the pass: w[B + b] = the end of bin b's rows */
-__global__ void __launch_bounds__(256) claim_end_kernel(uint32_t *w, uint32_t mask)
-{
-    const uint32_t nb = mask + 1;
-    for (uint32_t b = threadIdx.x; b < nb; b += blockDim.x) w[nb + b] = w[b] + w[2 * nb + b];
-}
-
 /* The claimed pass (shapes.h gj_part_claims): sample, rooms, one scatter
  * (part_scatter_kernel's CLAIM mode in the 768 x 10 tile, dynamic tile
- * order), the bins' ends. kout and vout hold `room` rows. w: 4 B + 2 words
- * (zeroed here). *claimed = 0 where a bin passed its room: the output is
+ * order) whose claims leave each bin's end in its cursor. kout and vout
+ * hold `room` rows. w: 4 B + 2 words (zeroed here). *claimed = 0 where a bin passed its room: the output is
  * then garbage and the caller runs the exact pass. */
 template <typename K, typename V, int MODE>
 int partition_claim(Job *j, const K *kin, K *kout, const uint32_t *va, const uint32_t *vb, V *vout, u64 n,
@@ -1773,8 +1768,7 @@ int partition_claim(Job *j, const K *kin, K *kout, const uint32_t *va, const uin
     {
         const u64 m = (n + GJ_PART_CLAIM_SAMPLE - 1) / GJ_PART_CLAIM_SAMPLE;
         const unsigned g = (unsigned)std::min<u64>((m + 255) / 256, (u64)sms * 8);
-        claim_sample_kernel<<<g, 256, 0, j->mem.s>>>(sizeof(K) == 4 ? (const uint32_t *)kin : NULL,
-                                                     sizeof(K) == 8 ? (const u64 *)kin : NULL, n, mask, w);
+        claim_sample_kernel<K><<<g, 256, 0, j->mem.s>>>(kin, n, mask, w);
         JLAUNCHED();
     }
     claim_size_kernel<<<1, 1 << GJ_PART_WIDE_BITS, 0, j->mem.s>>>(w, mask, room);
@@ -1785,8 +1779,6 @@ int partition_claim(Job *j, const K *kin, K *kout, const uint32_t *va, const uin
                                              w + 4 * nb + 1, NULL, 0);
         JLAUNCHED();
     }
-    claim_end_kernel<<<1, 256, 0, j->mem.s>>>(w, mask);
-    JLAUNCHED();
     JCUDA(cudaMemcpyAsync(&flag, w + 4 * nb, 4, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
     *claimed = !flag;
@@ -1883,11 +1875,11 @@ extern "C" int gj_join_partition_claim(int key_width, const void *kin, void *kou
     if (claimed) *claimed = 0;
     if ((key_width != 4 && key_width != 8) || !hash || (mode != GJ_PART_IOTA && mode != GJ_PART_PACK) || bits < 1 ||
         bits > GJ_PART_WIDE_BITS || !claimed || !words || n == 0 || room < (uint64_t)gj_part_claim_room((double)n, bits) ||
-        room >= (1ULL << 32)) {
+        room + n >= (1ULL << 32)) {
         rc = gj_seterr(ctx, GJ_ERR_INVALID,
                        "gj_join_partition_claim: key_width=%d mode=%d hash=%d bits=%d n=%llu room=%llu (4 or 8; "
                        "IOTA or PACK, hashed; 1..9 bits; n > 0; room >= gj_part_claim_room(n, bits) = %.0f, "
-                       "under 2^32)",
+                       "room + n under 2^32: the bins' cursors)",
                        key_width, mode, (int)hash, bits, (unsigned long long)n, (unsigned long long)room,
                        gj_part_claim_room((double)n, bits));
         goto done;

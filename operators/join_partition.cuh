@@ -190,10 +190,10 @@ union PartSmem {
  * partition_run). 0: v2 unused.
  * CLAIM (PGB's claimed pass, operators/shapes.h gj_part_claims): no
  * histogram; offs is the claim's words (partition_claim: each bin's start,
- * its room's end, its claimed rows, then the overflow flag), and a tile
- * takes its run in each bin with one atomic add on the bin's claimed rows;
- * a run past the room sets the flag and is written at the bin's start
- * instead (inside the output; the caller discards the pass). */
+ * its room's end, its cursor, then the overflow flag), and a tile takes
+ * its run in each bin with one atomic add on the bin's cursor; a run past
+ * the room sets the flag and is written at the bin's start instead
+ * (inside the output; the caller discards the pass). */
 template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false, bool DYN = false,
           int SEG = 0, int RB = 8, bool CLAIM = false>
 __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
@@ -255,7 +255,7 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
          * the staging, the claimed scatter took 3.59 ms against the exact
          * one's 3.13 with 4-byte keys: H100, ncu, bench/RESULTS.md session
          * 21) */
-        uint32_t cl_b = 0, cl_c = 0, cl_st = 0, cl_at = 0;
+        uint32_t cl_b = 0, cl_c = 0, cl_at = 0;
         if constexpr (CLAIM) {
             if (tid <= (int)mask) excl[tid] = (uint32_t)prefix[0];
             if (tid == 0) excl[mask + 1] = TILE;
@@ -267,7 +267,6 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
             const uint32_t in = n - tbase < TILE ? (uint32_t)(n - tbase) : (uint32_t)TILE;
             cl_b = min(excl[tid], in);
             cl_c = min(excl[tid + 1], in) - cl_b;
-            cl_st = offs[tid];
             if (cl_c) cl_at = atomicAdd((uint32_t *)offs + 2 * (mask + 1) + tid, cl_c);
         }
         nt = tile_ctr ? next_tile : t + gridDim.x;
@@ -279,11 +278,11 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
             for (int i = 0; i < ITEMS; i++) keys[i] = part_key<K, HASH>(kin, nb + i * 32, n);
         }
         if (CLAIM && tid <= (int)mask) { /* past the bin's room: flagged, written at its start (discarded) */
-            if (cl_c && cl_at + cl_c > offs[mask + 1 + tid] - cl_st) {
+            if (cl_c && cl_at + cl_c > offs[mask + 1 + tid]) {
                 *((volatile uint32_t *)offs + 4 * (mask + 1)) = 1u;
-                cl_at = 0;
+                cl_at = offs[tid];
             }
-            off[tid] = cl_st + cl_at - cl_b;
+            off[tid] = cl_at - cl_b;
         }
         __syncthreads();
         const unsigned long long left = n - tbase;

@@ -46,8 +46,9 @@ int gj_join_partition(int key_width, const void *kin, void *kout, int mode, cons
 /* PGB's claimed pass (operators/shapes.h gj_part_claims): one hashed pass
  * of 1..9 bits (mode GJ_PART_IOTA or GJ_PART_PACK, or-ed with GJ_PART_HASH) without a
  * histogram, into kout and vout of room >= gj_part_claim_room(n, bits)
- * rows (under 2^32). words: 4 * 2^bits + 2 device words; on return words[b]
- * is bin b's first row and words[2^bits + b] its end: the bins lie in order
+ * rows (room + n under 2^32). words: 4 * 2^bits + 2 device words; on
+ * return words[b] is bin b's first row and words[2 * 2^bits + b] its end
+ * (bin b's room ends at words[2^bits + b]): the bins lie in order
  * with gaps, a bin's rows in no particular order. *claimed = 0 where a bin
  * outgrew the room its sample gave it: the output is garbage, run
  * gj_join_partition instead. Synchronises the stream. Returns GJ_OK,

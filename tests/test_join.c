@@ -835,12 +835,16 @@ static int cmp_row(const void *x, const void *y)
 }
 
 /* n rows of random keys (or, adversarial, 4-byte keys where the sampled
- * rows all hash to one bin and the others to another), IOTA or PACK
- * values, `bits` bits: the claimed pass against the exact one, bin by bin
- * as multisets of (hashed key, value); the adversarial sample must make
- * the pass decline (claimed 0). */
-static void claim_case(int kw, int mode, uint64_t n, int bits, int adversarial)
+ * rows all hash to one bin and the others to another; runs: random keys
+ * each repeated over an aligned run of GJ_PART_CLAIM_RUN rows, the sample's
+ * worst case that its margin still covers), IOTA or PACK values, `bits`
+ * bits: the claimed pass against the exact one, bin by bin as multisets of
+ * (hashed key, value); the adversarial sample must make the pass decline
+ * (claimed 0). */
+enum { CLAIM_RANDOM, CLAIM_ADVERSARIAL, CLAIM_RUNS };
+static void claim_case(int kw, int mode, uint64_t n, int bits, int shape)
 {
+    const int adversarial = shape == CLAIM_ADVERSARIAL;
     const int vw = mode == GJ_PART_IOTA ? 4 : 8;
     const uint32_t nb = 1u << bits, mask = nb - 1;
     const uint64_t room = (uint64_t)gj_part_claim_room((double)n, bits);
@@ -850,18 +854,18 @@ static void claim_case(int kw, int mode, uint64_t n, int bits, int adversarial)
     uint64_t *ra = xmalloc(n * 16), *rb = xmalloc(n * 16);
     uint32_t k0 = 1, k1 = 2;
     while ((test_fmix32(k1) & mask) == (test_fmix32(k0) & mask)) k1++;
+    uint64_t key = 0;
     for (uint64_t i = 0; i < n; i++) {
-        const uint64_t key = adversarial ? k1 : rnd();
+        if (shape != CLAIM_RUNS || i % GJ_PART_CLAIM_RUN == 0) key = adversarial ? k1 : rnd();
         if (kw == 4) ((uint32_t *)k)[i] = (uint32_t)key;
         else ((uint64_t *)k)[i] = key;
         a[i] = (uint32_t)rnd();
         b[i] = (uint32_t)rnd();
     }
     if (adversarial) /* the rows the sample reads (operators/join_api.cu claim_sample_kernel) */
-        for (uint64_t j = 0; j * GJ_PART_CLAIM_SAMPLE < n; j++) {
-            uint64_t r = j * GJ_PART_CLAIM_SAMPLE + (test_fmix32((uint32_t)j) & (GJ_PART_CLAIM_SAMPLE - 1));
-            ((uint32_t *)k)[r < n ? r : j * GJ_PART_CLAIM_SAMPLE] = k0;
-        }
+        for (uint64_t j = 0; j * GJ_PART_CLAIM_SAMPLE * GJ_PART_CLAIM_RUN < n; j++)
+            for (uint64_t r = gj_part_claim_run(j, n), i = 0; i < GJ_PART_CLAIM_RUN && r + i < n; i++)
+                ((uint32_t *)k)[r + i] = k0;
     void *dk, *da, *db, *dko, *dvo, *dw;
     gj_ctx *ctx = NULL;
     assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
@@ -894,10 +898,10 @@ static void claim_case(int kw, int mode, uint64_t n, int bits, int adversarial)
         assert_int_equal(cudaMemcpy(wh, dw, (4 * nb + 2) * 4, cudaMemcpyDeviceToHost), cudaSuccess);
         uint64_t at = 0, bad = 0;
         for (uint32_t d = 0; d < nb; d++) { /* the exact pass's bin d is [at, at + c) */
-            const uint64_t s0 = wh[d], e0 = wh[nb + d];
+            const uint64_t s0 = wh[d], e0 = wh[2 * nb + d]; /* its rows; its room ends at wh[nb + d] */
             uint64_t c = 0;
             while (at + c < n && ((kw == 4 ? ((uint32_t *)ek)[at + c] : ((uint64_t *)ek)[at + c]) & mask) == d) c++;
-            if (e0 < s0 || e0 - s0 != c || e0 > room || (d && s0 < wh[nb + d - 1])) {
+            if (e0 < s0 || e0 - s0 != c || e0 > wh[nb + d] || wh[nb + d] > room || (d && s0 < wh[nb + d - 1])) {
                 fprintf(stderr, "claim kw=%d n=%llu bits=%d: bin %u at [%llu, %llu), %llu rows expected\n", kw,
                         (unsigned long long)n, bits, d, (unsigned long long)s0, (unsigned long long)e0,
                         (unsigned long long)c);
@@ -961,21 +965,28 @@ static void test_gpu_partition_claim(void **state)
     assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_IOTA | GJ_PART_HASH, NULL, NULL, NULL, 100000, 8,
                                              100000, w, &claimed, NULL, NULL),
                      GJ_ERR_INVALID); /* room too small */
+    assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_IOTA | GJ_PART_HASH, NULL, NULL, NULL, 1ULL << 31,
+                                             8, (uint64_t)gj_part_claim_room(2147483648.0, 8), w, &claimed, NULL,
+                                             NULL),
+                     GJ_ERR_INVALID); /* room + n past 2^32: the bins' cursors would wrap */
     NEED_GPU();
     rng_state = 91;
     static const uint64_t sizes[] = {1, 7679, 7681, 100003, 3000017};
     for (int kw = 4; kw <= 8; kw += 4)
         for (int mode = GJ_PART_IOTA; mode <= GJ_PART_PACK; mode += GJ_PART_PACK)
-            for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) claim_case(kw, mode, sizes[si], si % 2 ? 8 : 5, 0);
-    claim_case(4, GJ_PART_PACK, 1 << 20, 1, 0);
+            for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+                claim_case(kw, mode, sizes[si], si % 2 ? 8 : 5, CLAIM_RANDOM);
+    claim_case(4, GJ_PART_PACK, 1 << 20, 1, CLAIM_RANDOM);
     /* the wide pass's 9 bits (512 bins, a thread a bin) */
     for (int kw = 4; kw <= 8; kw += 4) {
-        claim_case(kw, GJ_PART_PACK, 3000017, 9, 0);
-        claim_case(kw, GJ_PART_IOTA, 7681, 9, 0);
+        claim_case(kw, GJ_PART_PACK, 3000017, 9, CLAIM_RANDOM);
+        claim_case(kw, GJ_PART_IOTA, 7681, 9, CLAIM_RANDOM);
+        claim_case(kw, GJ_PART_PACK, 4000037, 8, CLAIM_RUNS);
+        claim_case(kw, GJ_PART_IOTA, 3000017, 9, CLAIM_RUNS);
     }
-    claim_case(4, GJ_PART_PACK, 2000000, 9, 1);
-    claim_case(4, GJ_PART_PACK, 2000000, 8, 1);
-    claim_case(4, GJ_PART_IOTA, 300000, 3, 1);
+    claim_case(4, GJ_PART_PACK, 2000000, 9, CLAIM_ADVERSARIAL);
+    claim_case(4, GJ_PART_PACK, 2000000, 8, CLAIM_ADVERSARIAL);
+    claim_case(4, GJ_PART_IOTA, 300000, 3, CLAIM_ADVERSARIAL);
 }
 
 int main(void)
