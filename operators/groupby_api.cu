@@ -1010,29 +1010,21 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     }
     GJ_CUDA(gj_arena_alloc(&c.ar, &item_end, P * 4));
     GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 16)); /* groups, overflow; first: items, cut partitions, their pieces */
-    GJ_CUDA(cudaMemsetAsync(cnt, 0, 16, c.st));
     if (ts) { /* k_pgb_many's cut partitions merge their pieces' tables (k_pgb_merge) */
         GJ_CUDA(gj_arena_alloc(&c.ar, &cut_end, P * 4));
         GJ_CUDA(gj_arena_alloc(&c.ar, &cut_list, P * 4));
     }
-    k_pgb_pieces<<<grid_for(c, P, 256), 256, 0, c.st>>>(a.start, a.end, P, a.T, (uint32_t *)item_end, (uint32_t *)cut_end,
-                                                         (uint32_t *)cut_list, (uint32_t *)cnt + 1);
+    k_pgb_items<<<1, PGB_ITEMS_THREADS, 0, c.st>>>(a.start, a.end, (uint32_t)P, a.T, (uint32_t *)item_end,
+                                                  (uint32_t *)cut_end, (uint32_t *)cut_list, (uint32_t *)cnt);
     GJ_LAUNCHED();
-    gj_trace(c.st, "pieces");
-    if ((rc = gjgb_inclusive_sum((const uint32_t *)item_end, (uint32_t *)item_end, P, &c.ar, c.st, ctx))) goto done;
-    GJ_CUDA(cudaMemcpyAsync(cnt, (const uint32_t *)item_end + P - 1, 4, cudaMemcpyDeviceToDevice, c.st));
     a.item_end = (const uint32_t *)item_end;
-    if (ts) {
-        if ((rc = gjgb_inclusive_sum((const uint32_t *)cut_end, (uint32_t *)cut_end, P, &c.ar, c.st, ctx))) goto done;
-        GJ_CUDA(cudaMemcpyAsync((uint32_t *)cnt + 2, (const uint32_t *)cut_end + P - 1, 4, cudaMemcpyDeviceToDevice, c.st));
-    }
     { /* one read back for the three */
         uint32_t h[3];
         GJ_CUDA(cudaMemcpyAsync(h, cnt, 12, cudaMemcpyDeviceToHost, c.st));
         GJ_CUDA(cudaStreamSynchronize(c.st));
         items = h[0], ncut[0] = h[1], ncut[1] = h[2];
     }
-    gj_trace(c.st, "scans, read back");
+    gj_trace(c.st, "items, read back");
     for (;;) {
         uint32_t hc[2];
         const uint64_t ocap = cap / 2 < n ? cap / 2 : n;
