@@ -26,6 +26,10 @@ using namespace gjj;
 typedef unsigned long long u64;
 
 enum { THREADS = 768, ITEMS = 10, TILE = THREADS * ITEMS, HT = 384 };
+/* 10 bits (session 22): a thread a bin takes 1024 threads, tiles of 1024 x
+ * 8, and the histogram's per-warp counts fit static shared memory with 4
+ * warps (HT10) */
+enum { HT10 = 128 };
 
 __global__ void gen(uint32_t *k, uint32_t *a, uint32_t *b, u64 n)
 {
@@ -40,10 +44,11 @@ struct Times {
     float hist, scan, scatter;
 };
 
-template <int RB>
+template <int RB, int THREADS = ::THREADS, int ITEMS = ::ITEMS, int HT = RB < 10 ? (int)::HT : (int)HT10>
 static Times pass(const uint32_t *k, const uint32_t *a, const uint32_t *b, u64 n, uint32_t *ko, u64 *vo, uint32_t *hist,
                   void *tmp, size_t tmp_bytes, int sms)
 {
+    enum { TILE = THREADS * ITEMS };
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE), mask = (1u << RB) - 1;
     const u64 nh = (u64)(mask + 1) * hist_stride(tiles);
     uint32_t *ctr = hist + nh;
@@ -112,7 +117,7 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&ko, n * 4));
     CK(cudaMalloc(&vo, n * 8));
     const uint32_t tiles = (uint32_t)((n + TILE - 1) / TILE);
-    const u64 nh = (u64)512 * hist_stride(tiles);
+    const u64 nh = (u64)1024 * hist_stride(tiles);
     CK(cudaMalloc(&hist, (nh + 1) * 4));
     size_t tmp_bytes = 0;
     CK(cub::DeviceScan::ExclusiveSum(NULL, tmp_bytes, hist, hist, nh));
@@ -123,14 +128,17 @@ int main(int argc, char **argv)
     const double gb = n * (4.0 + 2 * 12.0) / 1e9; /* the histogram reads keys; the scatter reads and writes 12 bytes */
     printf("rows 2^%d\nbits,hist_ms,scan_ms,scatter_ms,pass_ms,GB/s,check\n", lg);
     int bad = 0;
-    for (int rb = 7; rb <= 9; rb++) {
-        const Times t = rb == 7   ? pass<7>(k, a, b, n, ko, vo, hist, tmp, tmp_bytes, sms)
-                        : rb == 8 ? pass<8>(k, a, b, n, ko, vo, hist, tmp, tmp_bytes, sms)
-                                  : pass<9>(k, a, b, n, ko, vo, hist, tmp, tmp_bytes, sms);
+    for (int v = 7; v <= 11; v++) { /* 7..9 bits in 768 x 10 tiles; 9 (v 10) and 10 (v 11) bits in 1024 x 8 */
+        const int rb = v <= 9 ? v : v - 1;
+        const Times t = v == 7    ? pass<7>(k, a, b, n, ko, vo, hist, tmp, tmp_bytes, sms)
+                        : v == 8  ? pass<8>(k, a, b, n, ko, vo, hist, tmp, tmp_bytes, sms)
+                        : v == 9  ? pass<9>(k, a, b, n, ko, vo, hist, tmp, tmp_bytes, sms)
+                        : v == 10 ? pass<9, 1024, 8>(k, a, b, n, ko, vo, hist, tmp, tmp_bytes, sms)
+                                  : pass<10, 1024, 8>(k, a, b, n, ko, vo, hist, tmp, tmp_bytes, sms);
         const bool ok = check(ko, vo, n, rb);
         bad += !ok;
         const float all = t.hist + t.scan + t.scatter;
-        printf("%d,%.3f,%.3f,%.3f,%.3f,%.0f,%s\n", rb, t.hist, t.scan, t.scatter, all, gb / (all * 1e-3),
+        printf("%d%s,%.3f,%.3f,%.3f,%.3f,%.0f,%s\n", rb, v > 9 ? " (1024x8)" : "", t.hist, t.scan, t.scatter, all, gb / (all * 1e-3),
                ok ? "ok" : "WRONG");
         fflush(stdout);
     }
