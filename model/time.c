@@ -224,16 +224,19 @@ static void seq(acc *a, const char *what, double bytes)
  * pass's time on the H200, bench/RESULTS.md, Joins, session 9).
  * wide (own, hashed keys: PGB): GJ_PART_WIDE_BITS bits in one pass
  * (operators/shapes.h gj_part_passes), gj_part_wide_cost times an 8-bit
- * pass's time. claims (PGB, shapes.h gj_part_claims): the one pass
- * without its histogram (the caller charges its sample): the calibrated
+ * pass's time. claims (PGB, shapes.h gj_part_claims): the one pass (up
+ * to GJ_PART_CLAIM_MAX_BITS: 10 bits at GJ_PART_WIDE10_COST an 8-bit
+ * pass) without its histogram (the caller charges its sample): the calibrated
  * pair pass GJ_PART_CLAIM_SCATTER of its time, other passes their
  * histogram's bytes less. */
 static void partition_claims(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed,
                              int wide, int claims)
 {
-    int passes = gj_part_passes(bits, own && wide);
+    int passes = claims ? 1 : gj_part_passes(bits, own && wide);
     double hist = claims ? 0 : n * kb, moved = passes * n * 2.0 * (kb + vb);
-    const double cost = passes == 1 && bits > 8 ? gj_part_wide_cost(a->hw) : 1;
+    const double cost = passes == 1 && bits > GJ_PART_WIDE_BITS ? GJ_PART_WIDE10_COST
+                        : passes == 1 && bits > 8              ? gj_part_wide_cost(a->hw)
+                                                               : 1;
     if (own && kb == 4 && vb == 8) {
         const double scale = claims ? GJ_PART_CLAIM_SCATTER : 1;
         const double rate = a->hw->bw_part_pair > 0 ? a->hw->bw_part_pair : gj_part_pair_default(a->hw);
@@ -1322,7 +1325,7 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
                 ms_touch(&m, gj_pgb_part_scratch(n, kb, vb, pl->bits, pl->claims));
             }
         }
-        ms_alloc(&m, parts * 4 + 16 + (pl->ts > 0 ? parts * 8 : 0)); /* pieces, counters, cut partitions */
+        ms_alloc(&m, parts * 4 + 32 + (pl->ts > 0 ? parts * 8 : 0)); /* pieces, counters, cut partitions */
         const double cap = fmin(pow2_at_least(2 * fmax(hint, 1024)), pow2_at_least(2 * fmax(n, 512)));
         key_rows = agg_rows = fmin(cap / 2, n);
         ms_alloc(&m, key_rows * (kb + outb + hid));
@@ -1611,6 +1614,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * averaging ts / 2 groups. At most 2^16 partitions (two 8-bit
          * passes). */
         const int many = g > GJ_PGB_FEW;
+        /* one partition call of row ids or of a packed pair claims its bins
+         * from a sample (operators/groupby_api.cu pgb_claims), up to
+         * GJ_PART_CLAIM_MAX_BITS in one pass */
+        const int one_call = !tr || (pb == 4 && P == 2);
         /* k_pgb_chunk's groups: its aggregate bytes, and its hash slots to 5/8
          * (operators/groupby_kernels.cuh pgb_limit) */
         const double chunk_limit = fmin(floor(GJ_PGB_AGG_BYTES / fmax(accb, 1)), GJ_PGB_TS * 5.0 / 8);
@@ -1622,8 +1629,11 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
              * threads) where that saves a pass or, with as many, fills its
              * tables less */
             gj_pgb_many_choose(N, g, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kb, accw, nacc),
-                               gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, !tr, -1, &bits,
-                               &ts);
+                               gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, !tr,
+                               one_call && gj_part_claims(N, GJ_PART_CLAIM_MAX_BITS, 1, GJ_PART_CLAIM_MIN)
+                                   ? GJ_PART_CLAIM_MAX_BITS
+                                   : GJ_PART_WIDE_BITS,
+                               -1, &bits, &ts);
             parts = ldexp(1, bits);
         } else {
             const double per = floor(chunk_limit / 8) * 7;
@@ -1657,7 +1667,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             while (copies < 32 && 2 * copies * fmin(gc, limit) <= GJ_PGB_AGG_BYTES / fmax(accb, 1)) copies *= 2;
         /* one partition call of row ids or of a packed pair claims its bins
          * from a sample (operators/groupby_api.cu pgb_claims) */
-        const int claims = bits && (!tr || (pb == 4 && P == 2)) && gj_part_claims(N, bits, 1, GJ_PART_CLAIM_MIN);
+        const int claims = bits && one_call && gj_part_claims(N, bits, 1, GJ_PART_CLAIM_MIN);
         begin(a, "group");
         /* the joins' partition hashes the keys as it reads them; without
          * partitions they are hashed first */

@@ -834,16 +834,17 @@ uint32_t pgb_many_ts(int kw, const GbSpec &s, size_t budget)
 /* k_pgb_many's partitions and table (operators/shapes.h gj_pgb_many_choose,
  * which the model runs too): tables for two blocks an SM, or one an SM (up
  * to GJ_PGB_MANY_SMEM_BIG, 1024 threads) where that saves a partition pass
- * or, with as many passes, fills its tables less. GJ_PGB_BITS=<0..16>
+ * or, with as many passes, fills its tables less; wide_max: the most bits
+ * one pass takes (10 where the partition claims). GJ_PGB_BITS=<0..16>
  * forces the bits (A/B runs). */
-void pgb_many_plan(uint64_t n, uint64_t hint, int kw, const GbSpec &s, uint64_t sms, bool rowids, int *bits_out,
-                   uint32_t *ts_out)
+void pgb_many_plan(uint64_t n, uint64_t hint, int kw, const GbSpec &s, uint64_t sms, bool rowids, int wide_max,
+                   int *bits_out, uint32_t *ts_out)
 {
     const char *e = getenv("GJ_PGB_BITS");
     const int force = e && *e >= '0' && *e <= '9' && atoi(e) <= 16 ? atoi(e) : -1;
     double ts = 0;
     gj_pgb_many_choose((double)n, (double)hint, pgb_many_ts(kw, s, PGB_MANY_SMEM),
-                       pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), (double)sms, rowids, force, bits_out, &ts);
+                       pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), (double)sms, rowids, wide_max, force, bits_out, &ts);
     *ts_out = (uint32_t)ts;
 }
 
@@ -1101,10 +1102,18 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     for (int j = 0; j < s.n; j++) any_src = any_src || s.src[j];
     const bool rowids = impl == GJ_IMPL_PGB_UR || !any_src;
     const char *ke = getenv("GJ_PGB_KERNEL"); /* A/B: chunk = k_pgb_chunk at every g */
+    /* the partition's calls (pgb_jobs; PGB-UR: one of row ids) and whether
+     * they could claim a pass of the most bits (pgb_claims) */
+    PgbJob job[GB_MAX_ACC];
+    const int nj = rowids ? 0 : pgb_jobs(s, job);
+    const char *pe = getenv("GJ_PGB_PARTITION");
+    const int cub = pe && !strcmp(pe, "cub");
+    const int wide_max =
+        !cub && pgb_claims(rowids, job, nj, n, GJ_PART_CLAIM_MAX_BITS) ? GJ_PART_CLAIM_MAX_BITS : GJ_PART_WIDE_BITS;
     uint32_t ts = 0;
     int bits = 0;
     if (hint > PGB_FEW && !(ke && !strcmp(ke, "chunk"))) {
-        pgb_many_plan(n, hint, kw, s, (uint64_t)c.sms, rowids, &bits, &ts);
+        pgb_many_plan(n, hint, kw, s, (uint64_t)c.sms, rowids, wide_max, &bits, &ts);
     } else {
         const uint64_t per = pgb_limit(PGB_TS, PGB_AGG_BYTES, slot_bytes) / 8 * 7;
         while (bits < 16 && (per << bits) < hint) bits++;
@@ -1112,10 +1121,6 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     const uint64_t P = 1ull << bits;
     /* the claimed pass (pgb_claims): outputs of room rows, its words the
      * partitions' starts and ends */
-    PgbJob job[GB_MAX_ACC];
-    const int nj = rowids ? 0 : pgb_jobs(s, job);
-    const char *pe = getenv("GJ_PGB_PARTITION");
-    const int cub = pe && !strcmp(pe, "cub");
     const bool claims = bits && !cub && pgb_claims(rowids, job, nj, n, bits);
     const uint64_t room = claims ? (uint64_t)gj_part_claim_room((double)n, bits) : 0;
     int claimed = 0;

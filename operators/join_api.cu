@@ -1703,7 +1703,7 @@ int part_custom(Job *j, const K *kin, K *kout, int mode, const void *va, const v
 template <typename K>
 __global__ void __launch_bounds__(256) claim_sample_kernel(const K *keys, u64 n, uint32_t mask, uint32_t *w)
 {
-    __shared__ uint32_t h[1 << GJ_PART_WIDE_BITS];
+    __shared__ uint32_t h[1 << GJ_PART_CLAIM_MAX_BITS];
     const uint32_t nb = mask + 1;
     for (uint32_t i = threadIdx.x; i < nb; i += blockDim.x) h[i] = 0;
     __syncthreads();
@@ -1717,20 +1717,21 @@ __global__ void __launch_bounds__(256) claim_sample_kernel(const K *keys, u64 n,
         if (h[i]) atomicAdd(&w[3 * nb + i], h[i]);
 }
 
-/* each bin's room from its sampled rows (shapes.h), laid one after another:
- * w[b] its start, w[B + b] its room's end, w[2B + b] its cursor (the
- * scatter's claims advance it from the start); the overflow flag set where
- * they pass `room` rows (the sample cannot make them: a check). One block
- * of a thread a bin (up to the wide pass's 512). */
-__global__ void __launch_bounds__(1 << GJ_PART_WIDE_BITS) claim_size_kernel(uint32_t *w, uint32_t mask, u64 room)
+/* each bin's room from its sampled rows (shapes.h; tile: the scatter's),
+ * laid one after another: w[b] its start, w[B + b] its room's end,
+ * w[2B + b] its cursor (the scatter's claims advance it from the start);
+ * the overflow flag set where they pass `room` rows (the sample cannot make
+ * them: a check). One block of a thread a bin (up to 1024). */
+__global__ void __launch_bounds__(1 << GJ_PART_CLAIM_MAX_BITS)
+    claim_size_kernel(uint32_t *w, uint32_t mask, u64 room, uint32_t tile)
 {
-    typedef cub::BlockScan<u64, 1 << GJ_PART_WIDE_BITS> Scan;
+    typedef cub::BlockScan<u64, 1 << GJ_PART_CLAIM_MAX_BITS> Scan;
     __shared__ typename Scan::TempStorage tmp;
     const uint32_t nb = mask + 1, b = threadIdx.x;
     const u64 est = b < nb ? w[3 * nb + b] : 0, S = GJ_PART_CLAIM_SAMPLE;
     const u64 cap = b < nb ? S * est +
                                  (u64)ceil(GJ_PART_CLAIM_SIGMA * (double)S * sqrt((double)GJ_PART_CLAIM_RUN * est)) +
-                                 GJ_PART_CLAIM_TILE
+                                 tile
                            : 0;
     u64 at = 0, total = 0;
     Scan(tmp).ExclusiveSum(cap, at, total);
@@ -1741,29 +1742,47 @@ __global__ void __launch_bounds__(1 << GJ_PART_WIDE_BITS) claim_size_kernel(uint
     if (b == 0 && total > room) w[4 * nb] = 1u;
 }
 
+/* The claimed pass's scatter in tiles of THREADS x ITEMS on RB digit bits
+ * (the bits asked; RB 8 serves 1..8). */
+template <typename K, typename V, int MODE, int THREADS, int ITEMS, int RB>
+int claim_scatter(Job *j, const K *kin, K *kout, const uint32_t *va, const uint32_t *vb, V *vout, u64 n,
+                  uint32_t mask, uint32_t *w, int sms)
+{
+    auto *kern = part_scatter_kernel<K, V, MODE, THREADS, ITEMS, 1, true, true, 0, RB, true>;
+    const size_t dyn = sizeof(PartSmem<K, V, THREADS, ITEMS, RB>);
+    const uint32_t tiles = (uint32_t)((n + THREADS * ITEMS - 1) / (THREADS * ITEMS));
+    int rc = GJ_OK, occ = 0;
+    JCUDA(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, THREADS, dyn));
+    {
+        const unsigned gs = (unsigned)std::min<u64>(tiles, (u64)sms * (occ > 0 ? occ : 1));
+        kern<<<gs, THREADS, dyn, j->mem.s>>>(kin, NULL, va, vb, kout, vout, NULL, n, 0, mask, w, tiles,
+                                             w + 4 * (mask + 1) + 1, NULL, 0);
+        JLAUNCHED();
+    }
+done:
+    return rc;
+}
+
 /* The claimed pass (shapes.h gj_part_claims): sample, rooms, one scatter
- * (part_scatter_kernel's CLAIM mode in the 768 x 10 tile, dynamic tile
- * order) whose claims leave each bin's end in its cursor. kout and vout
- * hold `room` rows. w: 4 B + 2 words (zeroed here). *claimed = 0 where a bin passed its room: the output is
- * then garbage and the caller runs the exact pass. */
+ * (part_scatter_kernel's CLAIM mode, dynamic tile order: the 768 x 10 tile
+ * up to the wide pass's 9 bits, 1024 x 8 at 10, a thread a bin) whose
+ * claims leave each bin's end in its cursor. kout and vout hold `room`
+ * rows. w: 4 B + 2 words (zeroed here). *claimed = 0 where a bin passed
+ * its room: the output is then garbage and the caller runs the exact
+ * pass. */
 template <typename K, typename V, int MODE>
 int partition_claim(Job *j, const K *kin, K *kout, const uint32_t *va, const uint32_t *vb, V *vout, u64 n,
                     int bits, u64 room, uint32_t *w, int *claimed)
 {
-    enum { THREADS = 768, ITEMS = 10, TILE = THREADS * ITEMS, WB = GJ_PART_WIDE_BITS };
-    static_assert(TILE == GJ_PART_CLAIM_TILE, "the claimed pass's tile");
-    const bool wide = bits > 8; /* the wide pass's digit: a thread a bin in the same tile */
-    auto *kern = wide ? part_scatter_kernel<K, V, MODE, THREADS, ITEMS, 1, true, true, 0, WB, true>
-                      : part_scatter_kernel<K, V, MODE, THREADS, ITEMS, 1, true, true, 0, 8, true>;
-    const size_t dyn = wide ? sizeof(PartSmem<K, V, THREADS, ITEMS, WB>) : sizeof(PartSmem<K, V, THREADS, ITEMS>);
-    const uint32_t mask = (1u << bits) - 1, nb = mask + 1, tiles = (uint32_t)((n + TILE - 1) / TILE);
-    int rc = GJ_OK, dev = 0, sms = 0, occ = 0;
+    enum { WB = GJ_PART_WIDE_BITS, MB = GJ_PART_CLAIM_MAX_BITS };
+    static_assert(MB == WB + 1, "the claimed pass's shapes: 8 bits, the wide pass's, one more");
+    const uint32_t mask = (1u << bits) - 1, nb = mask + 1;
+    int rc = GJ_OK, dev = 0, sms = 0;
     uint32_t flag = 0;
     *claimed = 0;
     JCUDA(cudaGetDevice(&dev));
     JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    JCUDA(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
-    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, THREADS, dyn));
     JCUDA(cudaMemsetAsync(w, 0, (4 * nb + 2) * 4, j->mem.s));
     {
         const u64 m = (n + GJ_PART_CLAIM_SAMPLE - 1) / GJ_PART_CLAIM_SAMPLE;
@@ -1771,14 +1790,12 @@ int partition_claim(Job *j, const K *kin, K *kout, const uint32_t *va, const uin
         claim_sample_kernel<K><<<g, 256, 0, j->mem.s>>>(kin, n, mask, w);
         JLAUNCHED();
     }
-    claim_size_kernel<<<1, 1 << GJ_PART_WIDE_BITS, 0, j->mem.s>>>(w, mask, room);
+    claim_size_kernel<<<1, 1 << MB, 0, j->mem.s>>>(w, mask, room, GJ_PART_CLAIM_TILE_OF(bits));
     JLAUNCHED();
-    {
-        const unsigned gs = (unsigned)std::min<u64>(tiles, (u64)sms * (occ > 0 ? occ : 1));
-        kern<<<gs, THREADS, dyn, j->mem.s>>>(kin, NULL, va, vb, kout, vout, NULL, n, 0, mask, w, tiles,
-                                             w + 4 * nb + 1, NULL, 0);
-        JLAUNCHED();
-    }
+    rc = bits <= 8    ? claim_scatter<K, V, MODE, 768, 10, 8>(j, kin, kout, va, vb, vout, n, mask, w, sms)
+         : bits == WB ? claim_scatter<K, V, MODE, 768, 10, WB>(j, kin, kout, va, vb, vout, n, mask, w, sms)
+                      : claim_scatter<K, V, MODE, 1024, 8, MB>(j, kin, kout, va, vb, vout, n, mask, w, sms);
+    if (rc) goto done;
     JCUDA(cudaMemcpyAsync(&flag, w + 4 * nb, 4, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
     *claimed = !flag;
@@ -1874,11 +1891,11 @@ extern "C" int gj_join_partition_claim(int key_width, const void *kin, void *kou
     mode &= ~GJ_PART_HASH;
     if (claimed) *claimed = 0;
     if ((key_width != 4 && key_width != 8) || !hash || (mode != GJ_PART_IOTA && mode != GJ_PART_PACK) || bits < 1 ||
-        bits > GJ_PART_WIDE_BITS || !claimed || !words || n == 0 || room < (uint64_t)gj_part_claim_room((double)n, bits) ||
+        bits > GJ_PART_CLAIM_MAX_BITS || !claimed || !words || n == 0 || room < (uint64_t)gj_part_claim_room((double)n, bits) ||
         room + n >= (1ULL << 32)) {
         rc = gj_seterr(ctx, GJ_ERR_INVALID,
                        "gj_join_partition_claim: key_width=%d mode=%d hash=%d bits=%d n=%llu room=%llu (4 or 8; "
-                       "IOTA or PACK, hashed; 1..9 bits; n > 0; room >= gj_part_claim_room(n, bits) = %.0f, "
+                       "IOTA or PACK, hashed; 1..10 bits; n > 0; room >= gj_part_claim_room(n, bits) = %.0f, "
                        "room + n under 2^32: the bins' cursors)",
                        key_width, mode, (int)hash, bits, (unsigned long long)n, (unsigned long long)room,
                        gj_part_claim_room((double)n, bits));

@@ -223,8 +223,9 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     __shared__ uint32_t next_tile;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const uint32_t stride = hist_stride(tiles);
-    static_assert(!CLAIM || ((RB == 8 || RB == GJ_PART_WIDE_BITS) && THREADS * ITEMS == GJ_PART_CLAIM_TILE),
-                  "the claimed pass: 8 bits or the wide pass's, its tile");
+    static_assert(!CLAIM || ((RB == 8 || RB == GJ_PART_WIDE_BITS || RB == GJ_PART_CLAIM_MAX_BITS) &&
+                             THREADS * ITEMS == GJ_PART_CLAIM_TILE_OF(RB)),
+                  "the claimed pass: 8 bits, the wide pass's or the claim's most, its tile");
     const PartDigit<K> dig = {lo, mask};
     const unsigned long long wbase = warp * (ITEMS * 32) + lane;
     K keys[ITEMS];

@@ -28,6 +28,20 @@
 #define GJ_PART_WIDE_BITS 9
 #define GJ_PART_WIDE_COST 1.185
 
+/* A claimed pass (below) takes up to GJ_PART_CLAIM_MAX_BITS bits in one
+ * pass: 10 bits, a thread a bin, in tiles of 1024 x 8 (not the exact wide
+ * pass, which stays at 9 bits: a 10-bit histogram takes 4 warps' counts in
+ * static shared memory). 2^28 rows of a 4-byte key and a packed pair,
+ * hashed, exact: 5.41 ms against 3.57 for 8 bits and 4.22 for 9 (H100,
+ * bench/bits_probe, bench/RESULTS.md session 22). PGB-TR's group phase,
+ * claimed, 10 bits over 8: 4.43 / 3.12 ms with 4-byte keys, 5.74 / 3.81
+ * with 8-byte (H100, session 22 calls 4 and 6): GJ_PART_WIDE10_COST an
+ * 8-bit pass's time, where two 8-bit passes cost 2. With it PGB-TR at
+ * 2^23 groups (4-byte keys) took 7.82 -> 6.15 ms, at 2^22 (8-byte)
+ * 9.89 -> 7.67. */
+#define GJ_PART_CLAIM_MAX_BITS 10
+#define GJ_PART_WIDE10_COST 1.46
+
 /* The passes of a partition on `bits` bits (wide: asked as above). */
 static inline int gj_part_passes(int bits, int wide)
 {
@@ -79,6 +93,8 @@ static inline int gj_part_passes(int bits, int wide)
 #define GJ_PART_CLAIM_RUN 4
 #define GJ_PART_CLAIM_SIGMA 5
 #define GJ_PART_CLAIM_TILE 7680
+/* The claimed pass's tile at `bits` bits: 1024 x 8 past the wide pass's */
+#define GJ_PART_CLAIM_TILE_OF(bits) ((bits) > GJ_PART_WIDE_BITS ? 8192 : GJ_PART_CLAIM_TILE)
 #define GJ_PART_CLAIM_MIN 33554432.0
 /* The claimed scatter's time over the exact pass's (histogram 0.389, scan
  * 0.033 and scatter 3.13 ms), 4-byte keys and a packed pair: 3.01 / 3.55
@@ -92,7 +108,8 @@ static inline int gj_part_passes(int bits, int wide)
 static inline double gj_part_claim_room(double n, int bits)
 {
     const double bins = ldexp(1, bits), S = GJ_PART_CLAIM_SAMPLE, C = GJ_PART_CLAIM_RUN;
-    return ceil(n + S * C + GJ_PART_CLAIM_SIGMA * S * sqrt(C * bins * (n / S + C)) + bins * (GJ_PART_CLAIM_TILE + 1));
+    return ceil(n + S * C + GJ_PART_CLAIM_SIGMA * S * sqrt(C * bins * (n / S + C)) +
+                bins * (GJ_PART_CLAIM_TILE_OF(bits) + 1));
 }
 /* The first row of the sample's run j (j < ceil(n / (S C))): in the block
  * of S C rows from j S C, at a run boundary that a multiplicative hash of
@@ -112,7 +129,7 @@ static inline unsigned long long gj_part_claim_run(unsigned long long j, unsigne
  * the partition, claim? min_rows: GJ_PART_CLAIM_MIN, or a test's. */
 static inline int gj_part_claims(double n, int bits, int calls, double min_rows)
 {
-    return calls == 1 && bits >= 1 && gj_part_passes(bits, 1) == 1 && n >= min_rows &&
+    return calls == 1 && bits >= 1 && bits <= GJ_PART_CLAIM_MAX_BITS && n >= min_rows &&
            gj_part_claim_room(n, bits) + n < 4294967296.0; /* the bins' cursors pass no 2^32 */
 }
 
@@ -170,7 +187,8 @@ static inline double gj_pgb_many_tmax(double budget, int kw, const double *accw,
  * tables of at most tmax slots, sms SMs (operators/groupby_api.cu
  * pgb_many_plan runs it, model/time.c too): the fewest bits whose
  * partitions average at most half a table (none if one table holds them
- * all; where those are 9, one wide pass of them, gj_part_passes, and no
+ * all; where those are 9, or up to wide_max (GJ_PART_CLAIM_MAX_BITS where
+ * the partition claims: gj_part_claims), one wide pass of them and no
  * more), then as many more as the same number of 8-bit passes allows, up to
  * partitions of one piece (about n / (8 SMs) rows): more bits make shorter
  * probes (lower load) and fewer or no merges of cut partitions, for the
@@ -183,8 +201,8 @@ static inline double gj_pgb_many_tmax(double budget, int kw, const double *accw,
  * PGB-UR 6.06 -> 16.03 at 2^13 (1 -> 8 bits). The table: 4 slots per
  * expected group of a partition (load 1/4), 256 to tmax. force_bits >= 0:
  * those bits (A/B runs). */
-static inline void gj_pgb_plan(double n, double groups, double tmax, double sms, int rowids, int force_bits,
-                               int *bits_out, double *ts_out)
+static inline void gj_pgb_plan(double n, double groups, double tmax, double sms, int rowids, int wide_max,
+                               int force_bits, int *bits_out, double *ts_out)
 {
     int bmin = 0, bw = 0, few = 0, bits;
     double ts = 256;
@@ -192,7 +210,7 @@ static inline void gj_pgb_plan(double n, double groups, double tmax, double sms,
     while (bw < 16 && floor(n / ldexp(1, bw)) > floor(n / (8 * fmax(sms, 1))) + 1) bw++;
     while (few < 16 && GJ_PGB_MIN_PART * ldexp(1, few + 1) <= groups) few++;
     bits = bmin && !rowids ? (int)fmax(bmin, fmin(bw, fmin(few, 8 * ((bmin + 7) / 8)))) : bmin;
-    if (bmin == GJ_PART_WIDE_BITS) bits = bmin; /* one wide pass, not two */
+    if (bmin > 8 && bmin <= (int)fmax(wide_max, GJ_PART_WIDE_BITS)) bits = bmin; /* one wide pass, not two */
     if (force_bits >= 0) bits = force_bits;
     while (ts < 4 * ceil(groups / ldexp(1, bits))) ts *= 2;
     *bits_out = bits;
@@ -208,31 +226,35 @@ static inline void gj_pgb_plan(double n, double groups, double tmax, double sms,
  * (6.51 -> 5.44 ms) and at 2^13 (4.17 -> 2.91); as many at a quarter of the
  * load instead of a half: 2^20 5.33 -> 4.83, 2^23 7.27 -> 6.87, 8-byte keys
  * at 2^19 6.21 -> 5.85; at the same load one block an SM lost (8-byte keys
- * at 2^23 8.72 -> 9.06, 2^25 9.62 -> 9.88). The operator and the model
- * both ask it. */
-static inline double gj_pgb_pass_cost(int bits)
+ * at 2^23 8.72 -> 9.06, 2^25 9.62 -> 9.88). A claimed 10-bit pass
+ * (wide_max 10) costs GJ_PART_WIDE10_COST. The operator and the model both
+ * ask it. */
+static inline double gj_pgb_pass_cost(int bits, int wide_max)
 {
+    if (bits > GJ_PART_WIDE_BITS && bits <= wide_max) return GJ_PART_WIDE10_COST;
     const int p = gj_part_passes(bits, 1);
     return p == 1 && bits > 8 ? GJ_PART_WIDE_COST : p;
 }
-static inline int gj_pgb_big_wins(double groups, int bits, double ts, int bb, double tb)
+static inline int gj_pgb_big_wins(double groups, int bits, double ts, int bb, double tb, int wide_max)
 {
-    const double cs = gj_pgb_pass_cost(bits), cb = gj_pgb_pass_cost(bb);
+    const double cs = gj_pgb_pass_cost(bits, wide_max), cb = gj_pgb_pass_cost(bb, wide_max);
     return cb < cs || (cb == cs && ceil(groups / ldexp(1, bb)) / tb < ceil(groups / ldexp(1, bits)) / ts);
 }
 
 /* k_pgb_many's plan: gj_pgb_plan with tables of at most tmax_small slots
  * (two blocks an SM) and of at most tmax_big (one block an SM, up to
- * GJ_PGB_MANY_SMEM_BIG), the second where gj_pgb_big_wins. Returns 1 when
- * it is one block an SM. The operator and the model both ask it. */
+ * GJ_PGB_MANY_SMEM_BIG), the second where gj_pgb_big_wins. wide_max: the
+ * most bits one pass takes (GJ_PART_WIDE_BITS; GJ_PART_CLAIM_MAX_BITS where
+ * the partition of n rows claims). Returns 1 when it is one block an SM.
+ * The operator and the model both ask it. */
 static inline int gj_pgb_many_choose(double n, double groups, double tmax_small, double tmax_big, double sms,
-                                     int rowids, int force_bits, int *bits_out, double *ts_out)
+                                     int rowids, int wide_max, int force_bits, int *bits_out, double *ts_out)
 {
     int bb = 0;
     double tb = 0;
-    gj_pgb_plan(n, groups, tmax_small, sms, rowids, force_bits, bits_out, ts_out);
-    gj_pgb_plan(n, groups, tmax_big, sms, rowids, force_bits, &bb, &tb);
-    if (!gj_pgb_big_wins(groups, *bits_out, *ts_out, bb, tb)) return 0;
+    gj_pgb_plan(n, groups, tmax_small, sms, rowids, wide_max, force_bits, bits_out, ts_out);
+    gj_pgb_plan(n, groups, tmax_big, sms, rowids, wide_max, force_bits, &bb, &tb);
+    if (!gj_pgb_big_wins(groups, *bits_out, *ts_out, bb, tb, wide_max)) return 0;
     *bits_out = bb;
     *ts_out = tb;
     return 1;

@@ -460,24 +460,31 @@ static void test_pgb_partitions(void **state)
      * shapes.h gj_part_passes), every value mode, both key widths;
      * GJ_PGB_LEAN=0: PGB-TR's pairs through k_pgb_many's general tile;
      * GJ_PART_CLAIM_MIN=0: the claimed pass at every size (shapes.h
-     * gj_part_claims; PGB-UR, and PGB-TR's pairs) */
-    static const char *env[][2] = {{NULL, NULL},
-                                   {"GJ_PGB_PARTITION", "cub"},
-                                   {"GJ_PGB_TS", "256"},
-                                   {"GJ_PGB_BITS", "9"},
-                                   {"GJ_PGB_LEAN", "0"},
-                                   {"GJ_PART_CLAIM_MIN", "0"}};
+     * gj_part_claims; PGB-UR, and PGB-TR's pairs); GJ_PGB_BITS=10: two
+     * exact passes, or with GJ_PART_CLAIM_MIN=0 the claim's one 10-bit pass
+     * (the exact two where a pair and a lone column make two calls) */
+    static const char *env[][4] = {{NULL, NULL, NULL, NULL},
+                                   {"GJ_PGB_PARTITION", "cub", NULL, NULL},
+                                   {"GJ_PGB_TS", "256", NULL, NULL},
+                                   {"GJ_PGB_BITS", "9", NULL, NULL},
+                                   {"GJ_PGB_LEAN", "0", NULL, NULL},
+                                   {"GJ_PART_CLAIM_MIN", "0", NULL, NULL},
+                                   {"GJ_PGB_BITS", "10", NULL, NULL},
+                                   {"GJ_PGB_BITS", "10", "GJ_PART_CLAIM_MIN", "0"}};
     int bad = 0;
     for (int e = 0; e < (int)(sizeof env / sizeof env[0]); e++) {
-        if (env[e][0]) setenv(env[e][0], env[e][1], 1);
+        for (int v = 0; v < 4 && env[e][v]; v += 2) setenv(env[e][v], env[e][v + 1], 1);
         for (int c = 0; c < NPGB; c++)
             for (int impl = GJ_IMPL_PGB_UR; impl <= GJ_IMPL_PGB_TR; impl++) {
                 rng_state = 7000 + (uint64_t)c;
                 int b = run_case((gj_impl)impl, &PGB[c]);
-                if (b) print_error("FAIL %s %s %s\n", gj_impl_name((gj_impl)impl), PGB[c].name, env[e][0] ? env[e][0] : "");
+                if (b)
+                    print_error("FAIL %s %s %s=%s %s=%s\n", gj_impl_name((gj_impl)impl), PGB[c].name,
+                                env[e][0] ? env[e][0] : "", env[e][1] ? env[e][1] : "", env[e][2] ? env[e][2] : "",
+                                env[e][3] ? env[e][3] : "");
                 bad += b;
             }
-        if (env[e][0]) unsetenv(env[e][0]);
+        for (int v = 0; v < 4 && env[e][v]; v += 2) unsetenv(env[e][v]);
     }
     assert_int_equal(bad, 0);
 }

@@ -959,9 +959,9 @@ static void test_gpu_partition_claim(void **state)
     assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_PACK, NULL, NULL, NULL, 100, 8, 1 << 20, w,
                                              &claimed, NULL, NULL),
                      GJ_ERR_INVALID); /* not hashed */
-    assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_IOTA | GJ_PART_HASH, NULL, NULL, NULL, 100, 10,
-                                             1 << 20, w, &claimed, NULL, NULL),
-                     GJ_ERR_INVALID); /* 10 bits: two passes */
+    assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_IOTA | GJ_PART_HASH, NULL, NULL, NULL, 100, 11,
+                                             1 << 24, w, &claimed, NULL, NULL),
+                     GJ_ERR_INVALID); /* 11 bits: two passes */
     assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_IOTA | GJ_PART_HASH, NULL, NULL, NULL, 100000, 8,
                                              100000, w, &claimed, NULL, NULL),
                      GJ_ERR_INVALID); /* room too small */
@@ -977,13 +977,19 @@ static void test_gpu_partition_claim(void **state)
             for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
                 claim_case(kw, mode, sizes[si], si % 2 ? 8 : 5, CLAIM_RANDOM);
     claim_case(4, GJ_PART_PACK, 1 << 20, 1, CLAIM_RANDOM);
-    /* the wide pass's 9 bits (512 bins, a thread a bin) */
+    /* the wide pass's 9 bits (512 bins, a thread a bin), and the claim's
+     * own 10 (1024 bins in 1024 x 8 tiles) */
     for (int kw = 4; kw <= 8; kw += 4) {
         claim_case(kw, GJ_PART_PACK, 3000017, 9, CLAIM_RANDOM);
         claim_case(kw, GJ_PART_IOTA, 7681, 9, CLAIM_RANDOM);
         claim_case(kw, GJ_PART_PACK, 4000037, 8, CLAIM_RUNS);
         claim_case(kw, GJ_PART_IOTA, 3000017, 9, CLAIM_RUNS);
+        claim_case(kw, GJ_PART_PACK, 5000011, 10, CLAIM_RANDOM);
+        claim_case(kw, GJ_PART_IOTA, 8193, 10, CLAIM_RANDOM);
+        claim_case(kw, GJ_PART_IOTA, 1, 10, CLAIM_RANDOM);
+        claim_case(kw, GJ_PART_PACK, 3000017, 10, CLAIM_RUNS);
     }
+    claim_case(4, GJ_PART_PACK, 2000000, 10, CLAIM_ADVERSARIAL);
     claim_case(4, GJ_PART_PACK, 2000000, 9, CLAIM_ADVERSARIAL);
     claim_case(4, GJ_PART_PACK, 2000000, 8, CLAIM_ADVERSARIAL);
     claim_case(4, GJ_PART_IOTA, 300000, 3, CLAIM_ADVERSARIAL);
