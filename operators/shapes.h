@@ -56,15 +56,14 @@ static inline int gj_part_passes(int bits, int wide)
 #define GJ_PGB_LEAN_WORK 0.707
 
 /* PGB's claimed pass (operators/join_api.cu partition_claim,
- * gj_join_partition_claim): one hashed pass (at most 8 bits, or the wide
- * pass's GJ_PART_WIDE_BITS) without the
- * histogram pass before it. Each bin's room is sized from a sample of the
+ * gj_join_partition_claim): one hashed pass of up to
+ * GJ_PART_CLAIM_MAX_BITS bits without the histogram pass before it. Each bin's room is sized from a sample of the
  * hashed keys: one row in S = GJ_PART_CLAIM_SAMPLE, read in runs of
  * C = GJ_PART_CLAIM_RUN adjacent rows (gj_part_claim_run), est sampled
  * rows give a bin S est + GJ_PART_CLAIM_SIGMA standard deviations
  * (S sqrt(C est) at most, where a run's rows all fall in one bin; rounded
- * up) + a tile (GJ_PART_CLAIM_TILE, the partition's 768 x 10) rows, and a
- * tile claims its run in a bin with one atomic add. A bin whose claims
+ * up) + a tile (GJ_PART_CLAIM_TILE_OF(bits): the partition's 768 x 10, or
+ * 1024 x 8 at 10 bits) rows, and a tile claims its run in a bin with one atomic add. A bin whose claims
  * pass its room fails the pass (the caller then runs the exact one). The
  * bins lie one after another with gaps: a bin's rows are [start, end),
  * in no particular order (PGB's combines commute). H100, 2^28 rows, a
@@ -87,9 +86,10 @@ static inline int gj_part_passes(int bits, int wide)
  * session 21, ncu), a quarter of the sectors should take a quarter of
  * that: the group phase took 0.06-0.10 ms less with 4-byte keys (PGB-TR,
  * 2^28 rows, 2^14..2^21 groups; H100, session 22 call 2, old and new
- * builds alternating, with the bins' cursors that save a kernel). The margin grows with sqrt(C) (a run's rows may share a key): at
- * 2^28 rows and 8 bits the room is 8.5% more rows than n (4.6% with rows
- * sampled one by one; 11.8% with runs of 8). */
+ * builds alternating, with the bins' cursors that save a kernel). The
+ * margin grows with sqrt(C) (a run's rows may share a key): at 2^28 rows
+ * and 8 bits the room is 8.5% more rows than n (4.6% with rows sampled one
+ * by one; 11.8% with runs of 8). */
 #define GJ_PART_CLAIM_RUN 4
 #define GJ_PART_CLAIM_SIGMA 5
 #define GJ_PART_CLAIM_TILE 7680
@@ -210,7 +210,7 @@ static inline void gj_pgb_plan(double n, double groups, double tmax, double sms,
     while (bw < 16 && floor(n / ldexp(1, bw)) > floor(n / (8 * fmax(sms, 1))) + 1) bw++;
     while (few < 16 && GJ_PGB_MIN_PART * ldexp(1, few + 1) <= groups) few++;
     bits = bmin && !rowids ? (int)fmax(bmin, fmin(bw, fmin(few, 8 * ((bmin + 7) / 8)))) : bmin;
-    if (bmin > 8 && bmin <= (int)fmax(wide_max, GJ_PART_WIDE_BITS)) bits = bmin; /* one wide pass, not two */
+    if (bmin > 8 && bmin <= wide_max) bits = bmin; /* one wide pass, not two */
     if (force_bits >= 0) bits = force_bits;
     while (ts < 4 * ceil(groups / ldexp(1, bits))) ts *= 2;
     *bits_out = bits;
@@ -244,8 +244,8 @@ static inline int gj_pgb_big_wins(double groups, int bits, double ts, int bb, do
 /* k_pgb_many's plan: gj_pgb_plan with tables of at most tmax_small slots
  * (two blocks an SM) and of at most tmax_big (one block an SM, up to
  * GJ_PGB_MANY_SMEM_BIG), the second where gj_pgb_big_wins. wide_max: the
- * most bits one pass takes (GJ_PART_WIDE_BITS; GJ_PART_CLAIM_MAX_BITS where
- * the partition of n rows claims). Returns 1 when it is one block an SM.
+ * most bits one pass takes (GJ_PART_WIDE_BITS, or GJ_PART_CLAIM_MAX_BITS
+ * where the partition of n rows claims). Returns 1 when it is one block an SM.
  * The operator and the model both ask it. */
 static inline int gj_pgb_many_choose(double n, double groups, double tmax_small, double tmax_big, double sms,
                                      int rowids, int wide_max, int force_bits, int *bits_out, double *ts_out)
