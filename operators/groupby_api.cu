@@ -1009,6 +1009,8 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         a.T = (uint64_t)gj_pgb_piece_rows((double)n, (double)P, (double)c.sms, (double)occ, !(we && !strcmp(we, "0")));
         const char *le = getenv("GJ_PGB_LEAN"); /* A/B: 0 = k_pgb_many's general tile throughout */
         a.nolean = le && !strcmp(le, "0");
+        const char *pe = getenv("GJ_PGB_PROBE"); /* A/B: linear = pgb_slot's old probe sequence */
+        a.linear = pe && !strcmp(pe, "linear");
     }
     GJ_CUDA(gj_arena_alloc(&c.ar, &item_end, P * 4));
     GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 32)); /* groups, overflow; at 4: items, cut partitions, their pieces */

@@ -462,7 +462,8 @@ static void test_pgb_partitions(void **state)
      * GJ_PART_CLAIM_MIN=0: the claimed pass at every size (shapes.h
      * gj_part_claims; PGB-UR, and PGB-TR's pairs); GJ_PGB_BITS=10: two
      * exact passes, or with GJ_PART_CLAIM_MIN=0 the claim's one 10-bit pass
-     * (the exact two where a pair and a lone column make two calls) */
+     * (the exact two where a pair and a lone column make two calls);
+     * GJ_PGB_PROBE=linear: pgb_slot's linear probes */
     static const char *env[][4] = {{NULL, NULL, NULL, NULL},
                                    {"GJ_PGB_PARTITION", "cub", NULL, NULL},
                                    {"GJ_PGB_TS", "256", NULL, NULL},
@@ -470,7 +471,8 @@ static void test_pgb_partitions(void **state)
                                    {"GJ_PGB_LEAN", "0", NULL, NULL},
                                    {"GJ_PART_CLAIM_MIN", "0", NULL, NULL},
                                    {"GJ_PGB_BITS", "10", NULL, NULL},
-                                   {"GJ_PGB_BITS", "10", "GJ_PART_CLAIM_MIN", "0"}};
+                                   {"GJ_PGB_BITS", "10", "GJ_PART_CLAIM_MIN", "0"},
+                                   {"GJ_PGB_PROBE", "linear", NULL, NULL}};
     int bad = 0;
     for (int e = 0; e < (int)(sizeof env / sizeof env[0]); e++) {
         for (int v = 0; v < 4 && env[e][v]; v += 2) setenv(env[e][v], env[e][v + 1], 1);
