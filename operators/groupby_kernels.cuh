@@ -1664,10 +1664,12 @@ enum { PGB_MAXP = 32 };
 /* The probe sequence is double hashing: from the home slot (op_home: the
  * product's top bits) in steps of an odd stride drawn from the 16 bits
  * below them, so a probe crosses no runs of neighbours' keys. A warp waits
- * for its longest lane: 32 random keys' longest search at load 1/2 is 4.2
- * probes against linear probing's 6.2, at 1/4 2.6 against 3.1 (simulated,
- * model/time.c probe_longest). linear (GJ_PGB_PROBE=linear, A/B): steps of
- * one slot, as before. */
+ * for its longest lane: 32 random keys' longest search at load 1/2 is 4.3
+ * probes against linear probing's 6.0, at 1/4 2.7 against 3.0 (simulated,
+ * model/time.c probe_longest_of). H100, PGB-TR, 2^28 rows: the aggregate
+ * phase 0.25-0.30 ms shorter at 2^21..2^23 groups (bench/RESULTS.md
+ * session 22). linear (GJ_PGB_PROBE=linear, A/B): steps of one slot, as
+ * before. */
 template <typename K>
 __device__ __forceinline__ uint32_t pgb_slot(K *tkey, uint32_t tmask, int sh, K k, int linear)
 {

@@ -37,7 +37,7 @@
  * claimed, 10 bits over 8: 4.43 / 3.12 ms with 4-byte keys, 5.74 / 3.81
  * with 8-byte (H100, session 22 calls 4 and 6): GJ_PART_WIDE10_COST an
  * 8-bit pass's time, where two 8-bit passes cost 2. With it PGB-TR at
- * 2^23 groups (4-byte keys) took 7.82 -> 6.15 ms, at 2^22 (8-byte)
+ * 2^23 groups (4-byte keys) took 7.82 -> 6.14 ms, at 2^22 (8-byte)
  * 9.89 -> 7.67. */
 #define GJ_PART_CLAIM_MAX_BITS 10
 #define GJ_PART_WIDE10_COST 1.46
