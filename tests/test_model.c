@@ -817,6 +817,28 @@ static void test_pgb_plans(void **state)
  * and two passes (11 bits and more) do not claim; the peak holds the room
  * gj_part_claim_room gives, 8.5% more rows at 2^28 (the sample's runs of
  * GJ_PART_CLAIM_RUN widen its margin by sqrt(4)). */
+/* The claimed pass's sample (operators/shapes.h gj_part_claim_run, which
+ * the kernel and test_join's adversarial input both use): run j starts
+ * inside its block of S C rows at a run boundary, below n (the block's
+ * start where the drawn place is past n, so the last partial block is
+ * sampled too), and the places spread over the block's S runs (each within
+ * a quarter of its share over 2^16 runs). */
+static void test_claim_sample_runs(void **state)
+{
+    (void)state;
+    const unsigned long long S = GJ_PART_CLAIM_SAMPLE, C = GJ_PART_CLAIM_RUN, B = S * C, runs = 1ULL << 16;
+    const unsigned long long n = runs * B - B / 2; /* the last block half full */
+    unsigned hits[GJ_PART_CLAIM_SAMPLE] = {0};
+    for (unsigned long long j = 0; j < runs; j++) {
+        const unsigned long long r = gj_part_claim_run(j, n);
+        assert_true(r >= j * B && r < j * B + B && r < n);
+        assert_true((r - j * B) % C == 0);
+        hits[(r - j * B) / C]++;
+    }
+    for (unsigned long long i = 0; i < S; i++) assert_true(fabs(hits[i] / (double)(runs / S) - 1) < 0.25);
+    assert_true(gj_part_claim_run(0, 1) == 0); /* one row: the run at row 0 */
+}
+
 static void test_pgb_claimed_pass(void **state)
 {
     (void)state;
@@ -1046,6 +1068,7 @@ int main(void)
         cmocka_unit_test(test_hgb_stage2_budget),
         cmocka_unit_test(test_pgb_plans),
         cmocka_unit_test(test_pgb_wide_pass),
+        cmocka_unit_test(test_claim_sample_runs),
         cmocka_unit_test(test_pgb_claimed_pass),
         cmocka_unit_test(test_pgb_lean_tile),
         cmocka_unit_test(test_nphj_probe_levels),
