@@ -885,12 +885,12 @@ static int pgb_jobs(const GbSpec &r, PgbJob *job)
 
 /* Does PGB's partition of n rows on `bits` bits (its calls: row ids, or
  * pgb_jobs's nj) claim (operators/shapes.h gj_part_claims)? One call that
- * makes row ids or a packed pair. GJ_PGB_CLAIM=0: never (A/B);
- * GJ_PART_CLAIM_MIN=R: from R rows (tests). */
-static bool pgb_claims(bool rowids, const PgbJob *job, int nj, uint64_t n, int bits)
+ * makes row ids or a packed pair, not CUB's sort (cub). GJ_PGB_CLAIM=0:
+ * never (A/B); GJ_PART_CLAIM_MIN=R: from R rows (tests). */
+static bool pgb_claims(bool rowids, const PgbJob *job, int nj, int cub, uint64_t n, int bits)
 {
     const char *e = getenv("GJ_PGB_CLAIM"), *m = getenv("GJ_PART_CLAIM_MIN");
-    if (e && !strcmp(e, "0")) return false;
+    if (cub || (e && !strcmp(e, "0"))) return false;
     const bool one = rowids || (nj == 1 && job[0].mode == GJ_PART_PACK);
     return one && gj_part_claims((double)n, bits, 1, m ? strtod(m, NULL) : GJ_PART_CLAIM_MIN);
 }
@@ -1111,7 +1111,7 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     const char *pe = getenv("GJ_PGB_PARTITION");
     const int cub = pe && !strcmp(pe, "cub");
     const int wide_max =
-        !cub && pgb_claims(rowids, job, nj, n, GJ_PART_CLAIM_MAX_BITS) ? GJ_PART_CLAIM_MAX_BITS : GJ_PART_WIDE_BITS;
+        pgb_claims(rowids, job, nj, cub, n, GJ_PART_CLAIM_MAX_BITS) ? GJ_PART_CLAIM_MAX_BITS : GJ_PART_WIDE_BITS;
     uint32_t ts = 0;
     int bits = 0;
     if (hint > PGB_FEW && !(ke && !strcmp(ke, "chunk"))) {
@@ -1123,7 +1123,7 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     const uint64_t P = 1ull << bits;
     /* the claimed pass (pgb_claims): outputs of room rows, its words the
      * partitions' starts and ends */
-    const bool claims = bits && !cub && pgb_claims(rowids, job, nj, n, bits);
+    const bool claims = bits && pgb_claims(rowids, job, nj, cub, n, bits);
     const uint64_t room = claims ? (uint64_t)gj_part_claim_room((double)n, bits) : 0;
     int claimed = 0;
     void *hs = NULL, *rowid = NULL, *start = NULL;

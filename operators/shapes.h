@@ -84,7 +84,7 @@ static inline int gj_part_passes(int bits, int wide)
 /* The sample reads its rows in runs of 4 adjacent rows, one run in each
  * block of S C rows: a row a sector took 0.13 ms at 2^28 rows (H100,
  * session 21, ncu), a quarter of the sectors should take a quarter of
- * that: the group phase took 0.06-0.10 ms less with 4-byte keys (PGB-TR,
+ * that: the group phase took 0.07-0.09 ms less with 4-byte keys (PGB-TR,
  * 2^28 rows, 2^14..2^21 groups; H100, session 22 call 2, old and new
  * builds alternating, with the bins' cursors that save a kernel). The
  * margin grows with sqrt(C) (a run's rows may share a key): at 2^28 rows

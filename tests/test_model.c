@@ -836,7 +836,10 @@ static void test_claim_sample_runs(void **state)
         hits[(r - j * B) / C]++;
     }
     for (unsigned long long i = 0; i < S; i++) assert_true(fabs(hits[i] / (double)(runs / S) - 1) < 0.25);
-    assert_true(gj_part_claim_run(0, 1) == 0); /* one row: the run at row 0 */
+    /* a last block of one row: a run drawn past it starts at its one row */
+    unsigned long long j = 1;
+    while (gj_part_claim_run(j, ~0ULL) == j * B) j++; /* a run drawn past its block's first row */
+    assert_true(gj_part_claim_run(j, j * B + 1) == j * B);
 }
 
 static void test_pgb_claimed_pass(void **state)
