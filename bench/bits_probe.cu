@@ -69,7 +69,7 @@ static Times pass(const uint32_t *k, const uint32_t *a, const uint32_t *b, u64 n
         CK(cub::DeviceScan::ExclusiveSum(tmp, tb, hist, hist, nh));
         CK(cudaEventRecord(e[2]));
         scat<<<std::min<uint32_t>(tiles, sms * occ_s), THREADS, dyn>>>(k, NULL, a, b, ko, vo, NULL, n, 0, mask, hist,
-                                                                        tiles, ctr, NULL, 0);
+                                                                        tiles, ctr, PartSeg<uint32_t, u64>{});
         CK(cudaEventRecord(e[3]));
         CK(cudaEventSynchronize(e[3]));
         CK(cudaGetLastError());

@@ -109,7 +109,7 @@ __global__ __launch_bounds__(THREADS, 1) void claim_scatter_kernel(
         if (tid == 0) next_tile = gridDim.x + atomicAdd(tile_ctr, 1u);
         Rank(u.rank).RankKeys(keys, ranks, dig, prefix);
 #pragma unroll
-        for (int i = 0; i < ITEMS; i++) vals[i] = part_val<u64, PV_PACK, 0>(NULL, va, vb, NULL, 0, base + i * 32, n);
+        for (int i = 0; i < ITEMS; i++) vals[i] = part_val<u64, PV_PACK, 0>(NULL, va, vb, PartSeg<uint32_t, u64>{}, base + i * 32, n);
         if (tid < BINS) excl[tid] = (uint32_t)prefix[0];
         if (tid == 0) excl[BINS] = TILE;
         __syncthreads(); /* excl complete; the ranking storage free */
@@ -212,7 +212,7 @@ int main(int argc, char **argv)
         size_t tb = tmp_bytes;
         CK(cub::DeviceScan::ExclusiveSum(tmp, tb, hist, hist, nh));
         CK(cudaEventRecord(e[2]));
-        scat<<<gs, THREADS, dyn>>>(k, NULL, a, b, ko, vo, NULL, n, 0, BINS - 1, hist, tiles, hist + nh, NULL, 0);
+        scat<<<gs, THREADS, dyn>>>(k, NULL, a, b, ko, vo, NULL, n, 0, BINS - 1, hist, tiles, hist + nh, PartSeg<uint32_t, u64>{});
         CK(cudaEventRecord(e[3]));
         CK(cudaEventSynchronize(e[3]));
         CK(cudaGetLastError());

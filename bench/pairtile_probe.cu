@@ -242,7 +242,7 @@ int main(int argc, char **argv)
         const float t = pass(k, n, bits, tile, hist, tmp, tmp_bytes, [&](uint32_t *h, uint32_t tiles, uint32_t mask,
                                                                          uint32_t *ctr) {
             kern<<<std::min<uint32_t>(tiles, sms), THREADS, dyn>>>(k, v, NULL, NULL, ko[o], vo[o], NULL, n, 0, mask,
-                                                                   h, tiles, dynamic ? ctr : NULL, NULL, 0);
+                                                                   h, tiles, dynamic ? ctr : NULL, PartSeg<uint32_t, u64>{});
         });
         CK(cudaGetLastError());
         return t;

@@ -489,16 +489,22 @@ static int s_split_pairs(gj_impl impl, double S, int pb, int ps, int b, int kbit
 /* One GFTR group's time (gftr_sort's choice): the MSD sort is the
  * partition on the top bits, then one more read and write of every row,
  * charged as a pass of the partition. Its launches and allocations are
- * join_host_work's. */
+ * join_host_work's. s: S's group, whose own two-pass partition of
+ * GJ_PART_HALF_MIN_ROWS rows or more goes through a scratch of half its
+ * rows (operators/join_api.cu part_halves) at GJ_PART_HALF_COST its time. */
 static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb, int pb, int vb, int bits,
-                       int kbits, double hot)
+                       int kbits, double hot, int s)
 {
     const int pair = pb == 4 && vb == 8;
     const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
     int t = 0;
     const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, &t);
     if (how == GROUP_OWN) {
+        const double before = a->e->term_ms[GJ_TERM_PARTITION];
         partition(a, what, n, kb, 8, b, 1, pair);
+        if (s && pair && b > 8 && n >= GJ_PART_HALF_MIN_ROWS)
+            term(a, GJ_TERM_PARTITION, "the halves' first pass and read-back (S's scratch of half its rows)",
+                 (GJ_PART_HALF_COST - 1) * (a->e->term_ms[GJ_TERM_PARTITION] - before) / 1e3, 0);
         return;
     }
     if (how == GROUP_MSD) {
@@ -577,8 +583,12 @@ static void ms_cub_sort(memsim *m, double n, int kb, int vb, int bits)
 static double part_hist(double n) { return ceil(n / 7680 / 8) * 8 * 1024 + 8; }
 
 /* One GFTR group of n rows moved with the key (transform_cols): its column,
- * then the scratch of the sort gftr_sort chooses. */
-static void ms_group(memsim *m, gj_impl impl, double n, int kb, int pb, int vb, int bits, int kbits, double hot)
+ * then the scratch of the sort gftr_sort chooses. half (S's groups; 0 for
+ * R's): S's own two-pass partition goes through a scratch of its larger
+ * half from GJ_PART_HALF_MIN_ROWS rows (operators/join_api.cu
+ * part_halves), this fraction of its rows (join_peak: s_half). */
+static void ms_group(memsim *m, gj_impl impl, double n, int kb, int pb, int vb, int bits, int kbits, double hot,
+                     double half)
 {
     const int pair = pb == 4 && vb == 8;
     const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
@@ -589,8 +599,9 @@ static void ms_group(memsim *m, gj_impl impl, double n, int kb, int pb, int vb, 
         ms_free(m, m->tmp);
         m->tmp = 0;
         ms_touch(m, n * (kb + 8) + part_hist(n));
-    } else if (how == GROUP_OWN) {
-        ms_touch(m, (b > 8 ? n * (kb + 8) : 0) + part_hist(n));
+    } else if (how == GROUP_OWN) { /* two passes: a scratch of n rows, or about half (S's) */
+        const double scratch = b <= 8 ? 0 : half > 0 && n >= GJ_PART_HALF_MIN_ROWS ? ceil(n * half) : n;
+        ms_touch(m, scratch * (kb + 8) + part_hist(n));
     } else {
         if (pair) ms_alloc(m, n * 8); /* the packed copy */
         ms_cub_sort(m, n, kb, vb, b);
@@ -602,12 +613,12 @@ static void ms_group(memsim *m, gj_impl impl, double n, int kb, int pb, int vb, 
  * (sorted from an iota by CUB). Returns the bytes the side keeps beside
  * its keys. */
 static double ms_side(memsim *m, gj_impl impl, int tr, double n, int kb, int pb, int p, int bits, int kbits,
-                      double hot)
+                      double hot, double half)
 {
     ms_alloc(m, n * kb);
     if (tr && p) {
         const int vb = gftr_group_bytes(p, pb, 0);
-        ms_group(m, impl, n, kb, pb, vb, bits, kbits, hot);
+        ms_group(m, impl, n, kb, pb, vb, bits, kbits, hot, half);
         return n * vb;
     }
     ms_alloc(m, n * 8); /* iota, ids */
@@ -617,11 +628,12 @@ static double ms_side(memsim *m, gj_impl impl, int tr, double n, int kb, int pb,
 }
 
 /* GFTR's remaining groups of a side (transform_rest); returns their bytes */
-static double ms_rest(memsim *m, gj_impl impl, double n, int kb, int pb, int p, int bits, int kbits, double hot)
+static double ms_rest(memsim *m, gj_impl impl, double n, int kb, int pb, int p, int bits, int kbits, double hot,
+                      double half)
 {
     double held = 0;
     for (int i = 1, vb; (vb = gftr_group_bytes(p, pb, i)) > 0; i++) {
-        ms_group(m, impl, n, kb, pb, vb, bits, kbits, hot);
+        ms_group(m, impl, n, kb, pb, vb, bits, kbits, hot, half);
         held += n * vb;
     }
     return held;
@@ -659,6 +671,11 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
     const int tr = impl == GJ_IMPL_PHJ_TR || impl == GJ_IMPL_SMJ_TR, multi = w->out_rows != 0;
     const int r_in_place = pr > 0 && pb == 4; /* first[] becomes R's first column */
     const double out = M * (kb + (pr + ps) * pb);
+    /* S's larger half by its partition's top bit (part_halves): n / 2 and,
+     * for Zipf keys, the expected excess, 0.4 standard deviations of the
+     * halves' difference (each key's rows fall in one half at random: a
+     * deviation of S sqrt(sum p_i^2)); W4: 0.527 S, measured 0.539 */
+    const double s_half = 0.5 + (w->zipf > 0 ? 0.4 * sqrt(gj_harmonic(R, 2 * w->zipf)) / gj_harmonic(R, w->zipf) : 0);
     memsim m = {0, 0, 0};
     double r_keep = 0, table = 0;
     int s_owned = 1; /* S transformed: its keys (and GFTR's columns) become output columns */
@@ -680,8 +697,8 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
         r_owned = !(smj && w->r_sorted);
         s_owned = !(smj && w->s_sorted);
         if (r_owned)
-            r_keep = R * kb + ms_side(&m, impl, tr, R, kb, pb, pr, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_r : 1);
-        if (s_owned) ms_side(&m, impl, tr, S, kb, pb, ps, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_s : 1);
+            r_keep = R * kb + ms_side(&m, impl, tr, R, kb, pb, pr, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_r : 1, 0);
+        if (s_owned) ms_side(&m, impl, tr, S, kb, pb, ps, b, kbits, impl == GJ_IMPL_SMJ_TR ? hot_s : 1, s_half);
         ms_free(&m, m.tmp);
         m.tmp = 0;
     }
@@ -692,7 +709,7 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
     }
     const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
     if (dense) {
-        if (tr && r_owned) r_keep += ms_rest(&m, impl, R, kb, pb, pr, b, kbits, hot_r);
+        if (tr && r_owned) r_keep += ms_rest(&m, impl, R, kb, pb, pr, b, kbits, hot_r, 0);
         if (r_owned) {
             ms_free(&m, R * kb);
             r_keep -= R * kb;
@@ -705,7 +722,7 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
         if (s_owned) { /* a side at a time */
             if (!r_in_place) ms_free(&m, S * 4);
             ms_free(&m, r_keep + r_pack);
-            if (tr) ms_rest(&m, impl, S, kb, pb, ps, b, kbits, hot_s);
+            if (tr) ms_rest(&m, impl, S, kb, pb, ps, b, kbits, hot_s, s_half);
             ms_alloc(&m, s_pack);
             /* GFTR: packed pairs unpacked, split pairs and single
              * columns handed over; GFUR: the first 4-byte column over the
@@ -717,8 +734,8 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
         }
         return m.peak;
     }
-    if (tr && r_owned) ms_rest(&m, impl, R, kb, pb, pr, b, kbits, hot_r);
-    if (tr && s_owned) ms_rest(&m, impl, S, kb, pb, ps, b, kbits, hot_s);
+    if (tr && r_owned) ms_rest(&m, impl, R, kb, pb, pr, b, kbits, hot_r, 0);
+    if (tr && s_owned) ms_rest(&m, impl, S, kb, pb, ps, b, kbits, hot_s, s_half);
     if (!multi && r_owned) ms_free(&m, R * kb);
     ms_alloc(&m, out);
     return m.peak;
@@ -963,9 +980,9 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         seq(a, "clear the table, read R's keys", table + R * kb);
         term(a, GJ_TERM_ATOMIC, "hash-table inserts (a CAS a row)", R / (l2_blend(hw, sb2, sbh, table / 2) * GB), 0);
     } else if ((impl == GJ_IMPL_PHJ_UR || impl == GJ_IMPL_PHJ_TR) && bits > 0) {
-        if (tr && pr) gftr_group(a, "partition R (key, first column)", impl, R, kb, pb, rv, bits, kbits, 1);
+        if (tr && pr) gftr_group(a, "partition R (key, first column)", impl, R, kb, pb, rv, bits, kbits, 1, 0);
         else partition(a, "partition R (key, row id)", R, kb, 4, bits, 0, 0);
-        if (tr && ps) gftr_group(a, "partition S (key, first column)", impl, S, kb, pb, sv, bits, kbits, 1);
+        if (tr && ps) gftr_group(a, "partition S (key, first column)", impl, S, kb, pb, sv, bits, kbits, 1, 1);
         else partition(a, "partition S (key, row id)", S, kb, 4, bits, 0, 0);
     } else if (impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR) {
         /* the smallest and largest key first: the bits to sort; the same
@@ -973,10 +990,10 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
          * is then left as it is */
         seq(a, "min and max of the keys", (R + S) * kb);
         if (w->r_sorted) {
-        } else if (tr && pr) gftr_group(a, "sort R (key, first column)", impl, R, kb, pb, rv, bits, kbits, hot_r);
+        } else if (tr && pr) gftr_group(a, "sort R (key, first column)", impl, R, kb, pb, rv, bits, kbits, hot_r, 0);
         else sort_bits(a, "sort R (key, row id)", R, kb, 4, kbits);
         if (w->s_sorted) {
-        } else if (tr && ps) gftr_group(a, "sort S (key, first column)", impl, S, kb, pb, sv, bits, kbits, hot_s);
+        } else if (tr && ps) gftr_group(a, "sort S (key, first column)", impl, S, kb, pb, sv, bits, kbits, hot_s, 1);
         else sort_bits(a, "sort S (key, row id)", S, kb, 4, kbits);
     }
 
@@ -1059,7 +1076,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
             for (int i = 1, vb; (vb = gftr_group_bytes(p, pb, i)) > 0; i++) {
                 gftr_group(a, impl == GJ_IMPL_SMJ_TR ? "sort payload columns with the key"
                                                      : "partition payload columns with the key",
-                           impl, n, kb, pb, vb, bits, kbits, side ? hot_s : hot_r);
+                           impl, n, kb, pb, vb, bits, kbits, side ? hot_s : hot_r, side);
             }
         }
         if (dense) {

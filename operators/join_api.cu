@@ -252,6 +252,24 @@ bool part_pair(u64 n, int w)
     return w == 8 && (n >= GJ_PART_PAIR_MIN_ROWS || (e && strcmp(e, "force") == 0));
 }
 
+template <typename C, typename K, typename V, int MODE>
+int partition_halves(Job *j, const K *kin, K *kout, const uint32_t *va, const uint32_t *vb, V *vout, uint32_t *vhi,
+                     u64 n, int bits, int lo0);
+
+/* Does a two-pass partition of n rows go through a scratch of half its
+ * rows (partition_halves)? Where the caller asks (transform_cols: the side
+ * transformed second, S, whose partition sets GFTR's peak beside R's
+ * columns; R's, first, only adds to the time) and from
+ * GJ_PART_HALF_MIN_ROWS rows (model/time.c charges the same).
+ * GJ_JOIN_PART_HALF=off|force (A/B runs, tests: force takes every two-pass
+ * partition of packed pairs, of any size). */
+bool part_halves(u64 n, bool asked)
+{
+    const char *e = getenv("GJ_JOIN_PART_HALF");
+    if (e && strcmp(e, "off") == 0) return false;
+    return (asked && n >= GJ_PART_HALF_MIN_ROWS) || (e && strcmp(e, "force") == 0);
+}
+
 /* Stable partition of (key, value) on key bits [lo0, lo0 + bits), 1 <= bits
  * <= 16: ceil(bits / 8) LSD passes (join_partition.cuh) with the tile shape
  * C (THREADS, ITEMS, MINB, DYN). Values of the first pass: vin (PV_COPY),
@@ -265,10 +283,14 @@ bool part_pair(u64 n, int w)
  * columns of n + 1 and n rows serve as a scratch of n 8-byte values:
  * SMJ-TR's S pair, msd_sort). wide: a hashed partition of
  * GJ_PART_WIDE_BITS bits in one pass (gj_part_passes), where the tile
- * shape has a thread a bin (not SEGX); otherwise two. */
+ * shape has a thread a bin (not SEGX); otherwise two. pair_rows (0: n):
+ * the rows part_pair decides by (partition_halves: the whole partition's,
+ * not a half's). halves: two passes may go through a scratch of half the
+ * rows (part_halves). */
 template <typename C, typename K, typename V, int MODE, bool HASH, bool SEGX = false>
 int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb,
-                  V *vout, u64 n, int bits, int lo0, K *xk, V *xv, uint32_t *vhi, V *xv2 = NULL, bool wide = false)
+                  V *vout, u64 n, int bits, int lo0, K *xk, V *xv, uint32_t *vhi, V *xv2 = NULL, bool wide = false,
+                  u64 pair_rows = 0, bool halves = false)
 {
     enum { TILE = C::THREADS * C::ITEMS, HT = 384, WB = GJ_PART_WIDE_BITS };
     static_assert(TILE % (16 / sizeof(K)) == 0, "histogram vector loads need whole vectors per tile");
@@ -312,6 +334,9 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     const bool dyn_order = part_tile_order();
     int lo = lo0;
     if (n == 0) goto done;
+    if constexpr (MODE == PV_PACK && sizeof(V) == 8 && !HASH && !SEGX && C::DYN) /* GFTR's packed pairs */
+        if (passes == 2 && !(xk && xv) && part_halves(n, halves))
+            return partition_halves<C, K, V, MODE>(j, kin, kout, va, vb, vout, vhi, n, bits, lo0);
     JCUDA(cudaGetDevice(&dev));
     JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     if (C::DYN) {
@@ -344,7 +369,7 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
     for (int p = 0; p < passes; p++) {
         const int w = bits / passes + (p < bits % passes ? 1 : 0);
         const uint32_t mask = (1u << w) - 1;
-        const bool pair = PAIR && part_pair(n, w);
+        const bool pair = PAIR && part_pair(pair_rows ? pair_rows : n, w);
         const uint32_t tile = pair ? 2 * TILE : TILE, pt = pair ? (uint32_t)((n + tile - 1) / tile) : tiles;
         const K *ks = p == 0 ? kin : ((passes - p) % 2 ? tk : kout);
         const V *vs = p == 0 ? vin : ((passes - p) % 2 ? tv : vout);
@@ -353,7 +378,7 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         const u64 nh = (u64)(mask + 1) * hist_stride(pt);
         const unsigned gh = (unsigned)(pt < (uint32_t)(sms * occ_h) ? pt : sms * occ_h);
         if (p == 0)
-            kh1<<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, pt, tile, ctr ? ctr + p : NULL);
+            kh1<<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, pt, tile, ctr ? ctr + p : NULL, 0);
         else
             part_hist_kernel<K, HT><<<gh, HT, 0, j->mem.s>>>(ks, n, lo, mask, hist, pt, tile, ctr ? ctr + p : NULL);
         JLAUNCHED();
@@ -362,10 +387,10 @@ int partition_run(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *v
         const int occ = pair ? 1 : p == 0 ? occ_s : occ_c;
         const unsigned gs = (unsigned)(pt < (uint32_t)(sms * occ) ? pt : sms * occ);
         auto *kern = p == 0 ? (pair ? kp1 : ks1) : (pair ? kp2 : ks2);
+        const PartSeg<K, V> seg = {p == 0 ? (vd == tv ? seg_tv : seg_out) : (vs == tv ? seg_tv : seg_out), vsplit};
         kern<<<gs, C::THREADS, pair ? dyn2 : p == 0 ? dyn1 : dyn, j->mem.s>>>(
             ks, vs, p == 0 ? va : NULL, p == 0 ? vb : NULL, kd, vd, p == passes - 1 ? vhi : NULL, n, lo, mask,
-            hist, pt, ctr ? ctr + p : NULL, p == 0 ? (vd == tv ? seg_tv : seg_out) : (vs == tv ? seg_tv : seg_out),
-            vsplit);
+            hist, pt, ctr ? ctr + p : NULL, seg);
         JLAUNCHED();
         lo += w;
     }
@@ -373,6 +398,102 @@ done:
     mem_free(&j->mem, hist);
     mem_free(&j->mem, tv_own);
     mem_free(&j->mem, tk_own);
+    return rc;
+}
+
+/* partition_run's two passes (PV_PACK: GFTR's packed pairs, 9..16 bits)
+ * through a scratch of about half the rows instead of all of them, so that
+ * a side's partition holds its output and half a copy (PHJ-TR's peak at
+ * W1: the other side's columns, this side's and its scratch). The first
+ * pass ranks on bits [lo0, lo0 + 7) and the top bit lo0 + bits - 1, so its
+ * output falls in two halves, A (top bit 0, nA rows) and B (nB rows), each
+ * in the stable order of those 8 bits; the second pass partitions each half
+ * on the bits between, over its own rows. Their places: A's rows end at
+ * [0, nA) of the output and B's at [nA, n); the larger half waits in the
+ * scratch (max(nA, nB) rows) and the smaller in the output, where the
+ * other's second pass does not write while it is read:
+ *   nA <= nB: A at [nB, n) of the output, B in the scratch; A's second pass
+ *             first ([nB, n) -> [0, nA), apart as nA <= nB), then B's;
+ *   nA > nB:  B at [0, nB), A in the scratch; B's second pass first
+ *             ([0, nB) -> [nA, n)), then A's.
+ * The same order as partition_run's (a stable sort on the bits), the same
+ * kernels (the first pass as part_scatter_kernel's or part_scatter2_kernel's
+ * SEG_HALVES), one read-back (nA, before the scratch is sized) and a
+ * histogram and scan more. Split values (vhi) wait split too, as two
+ * 4-byte columns, and the second pass packs them again (PV_PACK). */
+template <typename C, typename K, typename V, int MODE>
+int partition_halves(Job *j, const K *kin, K *kout, const uint32_t *va, const uint32_t *vb, V *vout, uint32_t *vhi,
+                     u64 n, int bits, int lo0)
+{
+    enum { TILE = C::THREADS * C::ITEMS, HT = 384 };
+    constexpr bool PAIR = sizeof(K) == 4;
+    auto *ks = part_scatter_kernel<K, V, MODE, C::THREADS, C::ITEMS, C::MINB, false, true, SEG_HALVES>;
+    decltype(ks) kp = ks; /* two tiles at a time: 4-byte keys (partition_run's PAIR) */
+    if constexpr (PAIR) kp = part_scatter2_kernel<K, V, MODE, C::THREADS, C::ITEMS, SEG_HALVES>;
+    auto *kh = part_hist_kernel<K, HT, false, 8, true>;
+    const bool pair = PAIR && part_pair(n, 8), split = vhi != NULL;
+    const uint32_t tile = pair ? 2 * TILE : TILE, pt = (uint32_t)((n + tile - 1) / tile), stride = hist_stride(pt);
+    const int top = lo0 + bits - 1, w2 = bits - 8;
+    const size_t dyn = pair ? sizeof(PairSmem<K, V, C::THREADS, C::ITEMS>) : sizeof(PartSmem<K, V, C::THREADS, C::ITEMS>);
+    int rc = GJ_OK, dev = 0, sms = 0, occ_h = 0, occ = 1;
+    uint32_t *hist = NULL, h_na = 0;
+    K *tk = NULL;
+    V *tv = NULL;
+    JCUDA(cudaGetDevice(&dev));
+    JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    JCUDA(cudaFuncSetAttribute(pair ? kp : ks, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+    JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_h, kh, HT, 0));
+    if (!pair) JCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, ks, C::THREADS, dyn));
+    /* the first pass's histograms, then its tile counter */
+    JCUDA(mem_alloc(&j->mem, (void **)&hist, ((size_t)256 * stride + 2) * 4));
+    kh<<<(unsigned)std::min<u64>(pt, (u64)sms * occ_h), HT, 0, j->mem.s>>>(kin, n, lo0, 0x7f, hist, pt, tile,
+                                                                          hist + (size_t)256 * stride, top - 7);
+    JLAUNCHED();
+    if ((rc = exclusive_sum(j, hist, hist, (u64)256 * stride)) != GJ_OK) goto done;
+    JCUDA(cudaMemcpyAsync(&h_na, hist + (size_t)128 * stride, 4, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaStreamSynchronize(j->mem.s));
+    {
+        const u64 na = h_na, nb = n - na, big = std::max(na, nb);
+        JCUDA(mem_alloc(&j->mem, (void **)&tk, big * sizeof(K)));
+        JCUDA(mem_alloc(&j->mem, (void **)&tv, big * sizeof(V)));
+        /* the scratch's split values: the low halves, then the high ones */
+        uint32_t *t_lo = (uint32_t *)tv, *t_hi = split ? t_lo + big : NULL;
+        const bool a_out = na <= nb; /* A waits in the output's last nA rows, else B in its first nB */
+        auto vat = [&](V *v, u64 r) { return split ? (V *)((uint32_t *)v + r) : v + r; };
+        K *ka = a_out ? kout + nb : tk;
+        V *va1 = a_out ? vat(vout, nb) : tv;
+        uint32_t *ha = split ? (a_out ? vhi + nb : t_hi) : NULL;
+        K *kb2 = a_out ? tk : kout;
+        V *vb2 = a_out ? tv : vout;
+        uint32_t *hb = split ? (a_out ? t_hi : vhi) : NULL;
+        const PartSeg<K, V> seg = {vb2, na, kb2, hb, top - 7};
+        const unsigned gs = (unsigned)std::min<u64>(pt, (u64)sms * (occ > 0 ? occ : 1));
+        (pair ? kp : ks)<<<gs, C::THREADS, dyn, j->mem.s>>>(kin, NULL, va, vb, ka, va1, ha, n, lo0, 0x7f, hist, pt,
+                                                            hist + (size_t)256 * stride, seg);
+        JLAUNCHED();
+        mem_free(&j->mem, hist);
+        hist = NULL;
+        /* the second pass, a half at a time: bits [lo0 + 7, top), two
+         * tiles at a time as for the whole partition (H100, W1's S side: a
+         * half just under GJ_PART_PAIR_MIN_ROWS took 0.94 ms one tile at a
+         * time, the other 0.80 two at a time; bench/RESULTS.md session 23) */
+        auto second = [&](K *ks2, V *vs2, uint32_t *hs2, u64 rows, u64 at) {
+            return split ? partition_run<C, K, V, PV_PACK, false>(j, ks2, kout + at, NULL, (const uint32_t *)vs2, hs2,
+                                                                  vat(vout, at), rows, w2, lo0 + 7, NULL, NULL,
+                                                                  vhi + at, NULL, false, n)
+                         : partition_run<C, K, V, PV_COPY, false>(j, ks2, kout + at, vs2, NULL, NULL, vout + at,
+                                                                  rows, w2, lo0 + 7, NULL, NULL, NULL, NULL, false, n);
+        };
+        if (a_out) {
+            if ((rc = second(ka, va1, ha, na, 0)) == GJ_OK) rc = second(kb2, vb2, hb, nb, na);
+        } else {
+            if ((rc = second(kb2, vb2, hb, nb, na)) == GJ_OK) rc = second(ka, va1, ha, na, 0);
+        }
+    }
+done:
+    mem_free(&j->mem, hist);
+    mem_free(&j->mem, tv);
+    mem_free(&j->mem, tk);
     return rc;
 }
 
@@ -385,7 +506,7 @@ struct PartCfg {
 template <typename K, typename V, int MODE, bool HASH = false, bool SEGX = false>
 int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va,
                     const uint32_t *vb, V *vout, u64 n, int bits, int lo0 = 0, K *xk = NULL, V *xv = NULL,
-                    uint32_t *vhi = NULL, V *xv2 = NULL, bool wide = false)
+                    uint32_t *vhi = NULL, V *xv2 = NULL, bool wide = false, bool halves = false)
 {
     typedef PartCfg<PartPolicy::THREADS, PartPolicy::ITEMS, PartPolicy::MINB, false> P;
     /* 24 warps on a 7680-row tile staged in dynamic shared memory (80
@@ -411,7 +532,8 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
                                                       NULL, wide);
     }
     return partition_run<PartCfg<768, 10, 1, true>, K, V, MODE, HASH, SEGX>(j, kin, kout, vin, va, vb, vout, n,
-                                                                            bits, lo0, xk, xv, vhi, xv2, wide);
+                                                                            bits, lo0, xk, xv, vhi, xv2, wide, 0,
+                                                                            halves);
 }
 
 /* MSD sort, for SMJ's keys of more than 16 bits with 8-byte values (a
@@ -684,7 +806,7 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
                                                                            n, b1, 0, NULL, NULL, (uint32_t *)pb)
                                   : partition_pairs<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key,
                                                                      NULL, va, vb, (u64 *)pt, n, b1, 0, NULL, NULL,
-                                                                     (uint32_t *)pb);
+                                                                     (uint32_t *)pb, NULL, false, x == j->s);
                 sorted = true;
             }
             if (rc == GJ_OK && !sorted) {
@@ -1757,7 +1879,7 @@ int claim_scatter(Job *j, const K *kin, K *kout, const uint32_t *va, const uint3
     {
         const unsigned gs = (unsigned)std::min<u64>(tiles, (u64)sms * (occ > 0 ? occ : 1));
         kern<<<gs, THREADS, dyn, j->mem.s>>>(kin, NULL, va, vb, kout, vout, NULL, n, 0, mask, w, tiles,
-                                             w + 4 * (mask + 1) + 1, NULL, 0);
+                                             w + 4 * (mask + 1) + 1, PartSeg<K, V>{});
         JLAUNCHED();
     }
 done:

@@ -40,11 +40,22 @@ namespace gjj {
 
 enum { PV_IOTA = 0, PV_COPY = 1, PV_PACK = 2 };
 
-template <typename K>
+/* A pass's digit: key bits [lo, lo + log2(mask + 1)); TOP: and, above
+ * them, the bit hs + log2(mask + 1) of the key (the first pass of a
+ * partition in halves, join_api.cu partition_halves: the top bit of the
+ * partition's bits, which splits the output in two). last: the largest
+ * digit. */
+template <typename K, bool TOP = false>
 struct PartDigit {
     int lo;
     uint32_t mask;
-    __device__ __forceinline__ uint32_t Digit(K k) const { return (uint32_t)(k >> lo) & mask; }
+    int hs;
+    __device__ __forceinline__ uint32_t Digit(K k) const
+    {
+        const uint32_t d = (uint32_t)(k >> lo) & mask;
+        return TOP ? d | ((uint32_t)(k >> hs) & (mask + 1)) : d;
+    }
+    __device__ __forceinline__ uint32_t last() const { return TOP ? 2 * mask + 1 : mask; }
 };
 
 /* per-tile digit counts of keys[0, n) on bits [lo, lo + log2(mask + 1)),
@@ -64,11 +75,11 @@ struct PartDigit {
 enum { HIST_GROUP = 8 };
 __host__ __device__ inline uint32_t hist_stride(uint32_t tiles) { return (tiles + HIST_GROUP - 1) / HIST_GROUP * HIST_GROUP; }
 
-template <typename K, int THREADS, bool HASH = false, int RB = 8>
+template <typename K, int THREADS, bool HASH = false, int RB = 8, bool TOP = false>
 __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict__ keys, unsigned long long n,
                                                             int lo, uint32_t mask,
                                                             uint32_t *__restrict__ hist, uint32_t tiles,
-                                                            uint32_t tile, uint32_t *__restrict__ ctr)
+                                                            uint32_t tile, uint32_t *__restrict__ ctr, int hs = 0)
 {
     enum { WARPS = THREADS / 32, VK = 16 / sizeof(K), G = HIST_GROUP };
     static_assert(G == 8, "a bin's counts of a group are one 32-byte sector");
@@ -77,6 +88,7 @@ __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict_
     const int warp = threadIdx.x >> 5;
     const bool vec = ((unsigned long long)(uintptr_t)keys & 15) == 0;
     const uint32_t stride = hist_stride(tiles);
+    const PartDigit<K, TOP> dig = {lo, mask, hs};
     if (ctr && blockIdx.x == 0 && threadIdx.x == 0) *ctr = 0;
     for (uint32_t g = blockIdx.x; g * G < tiles; g += gridDim.x)
     for (uint32_t t = g * G; t < g * G + G; t++) {
@@ -99,18 +111,18 @@ __global__ __launch_bounds__(THREADS) void part_hist_kernel(const K *__restrict_
 #pragma unroll
                     for (int j = 0; j < VK; j++) {
                         const K k = HASH ? gjh::hash_key(u.k[j]) : u.k[j];
-                        atomicAdd(&h[warp][(uint32_t)(k >> lo) & mask], 1u);
+                        atomicAdd(&h[warp][dig.Digit(k)], 1u);
                     }
                 }
                 x = b + (unsigned long long)nv * VK + threadIdx.x;
             }
             for (; x < e; x += THREADS) {
                 const K k = HASH ? gjh::hash_key(keys[x]) : keys[x];
-                atomicAdd(&h[warp][(uint32_t)(k >> lo) & mask], 1u);
+                atomicAdd(&h[warp][dig.Digit(k)], 1u);
             }
         }
         __syncthreads();
-        for (uint32_t i = threadIdx.x; i <= mask; i += THREADS) {
+        for (uint32_t i = threadIdx.x; i <= dig.last(); i += THREADS) {
             uint32_t sum = 0;
 #pragma unroll
             for (int w = 0; w < WARPS; w++) sum += h[w][i];
@@ -133,32 +145,90 @@ __device__ __forceinline__ K part_key(const K *__restrict__ kin, unsigned long l
     return x < n ? (HASH ? gjh::hash_key(kin[x]) : kin[x]) : ~(K)0;
 }
 
+/* Where a pass's rows live besides vin / kout, vout (SEG, a kernel's
+ * template argument):
+ *   0 (SEG_NONE)   nowhere else: the fields are unused;
+ *   1 (SEG_VOUT)   the values written in two pieces: rows [0, at) to
+ *                  vout, rows [at, n) to v2 (SMJ-TR's scratch pair);
+ *   2 (SEG_VIN)    the values read so: rows [at, n) from v2;
+ *   3 (SEG_HALVES) keys and values written in two pieces, rows [at, n)
+ *                  to k2 and v2 (split values: their low halves to v2 read
+ *                  as a 4-byte column, their high halves to h2), and the
+ *                  digit takes the partition's top bit (PartDigit's TOP,
+ *                  hs): join_api.cu partition_halves' first pass. */
+enum { SEG_NONE = 0, SEG_VOUT = 1, SEG_VIN = 2, SEG_HALVES = 3 };
+template <typename K, typename V>
+struct PartSeg {
+    V *v2;
+    unsigned long long at;
+    K *k2;
+    uint32_t *h2;
+    int hs;
+};
+
 /* a row's value as a scatter reads it: the row index (PV_IOTA), a column
- * (PV_COPY; SEG 2: rows from vsplit on in v2) or two 4-byte columns packed
- * (PV_PACK, va in the low half) */
-template <typename V, int MODE, int SEG>
+ * (PV_COPY; SEG_VIN: rows from seg.at on in seg.v2) or two 4-byte columns
+ * packed (PV_PACK, va in the low half) */
+template <typename V, int MODE, int SEG, typename K>
 __device__ __forceinline__ V part_val(const V *__restrict__ vin, const uint32_t *__restrict__ va,
-                                      const uint32_t *__restrict__ vb, const V *__restrict__ v2,
-                                      unsigned long long vsplit, unsigned long long x, unsigned long long n)
+                                      const uint32_t *__restrict__ vb, const PartSeg<K, V> &seg,
+                                      unsigned long long x, unsigned long long n)
 {
     if (MODE == PV_IOTA) return (V)x;
     if (x >= n) return (V)0;
-    if (MODE == PV_COPY) return SEG == 2 && x >= vsplit ? v2[x - vsplit] : vin[x];
+    if (MODE == PV_COPY) return SEG == SEG_VIN && x >= seg.at ? seg.v2[x - seg.at] : vin[x];
     return (V)((unsigned long long)va[x] | ((unsigned long long)vb[x] << 32));
 }
 
-/* a value to its place dst: SPLIT (8-byte values), its low half to vout
- * read as a 4-byte column and its high half to vhi; else whole, to v2 from
- * vsplit on when SEG is 1 */
-template <typename V, int SEG, bool SPLIT>
-__device__ __forceinline__ void part_put(V *__restrict__ vout, uint32_t *__restrict__ vhi, V *__restrict__ v2,
-                                         unsigned long long vsplit, uint32_t dst, V v)
+/* SEG_HALVES' second piece as the stores address it: each pointer moved
+ * back by `at` rows, so that a row dst >= at goes to k2[dst] (one 32-bit
+ * compare a store; the 64-bit compare and the subtraction a store cost the
+ * pass 11%, H100, bench/RESULTS.md session 23) */
+template <typename K, typename V>
+struct PartSecond {
+    K *k2;
+    V *v2;
+    uint32_t *lo2, *hi2;
+    uint32_t at;
+};
+template <typename K, typename V>
+__device__ __forceinline__ PartSecond<K, V> part_second(const PartSeg<K, V> &seg)
 {
-    if constexpr (SPLIT) {
-        ((uint32_t *)vout)[dst] = (uint32_t)(unsigned long long)v;
-        vhi[dst] = (uint32_t)((unsigned long long)v >> 32);
-    } else if (SEG == 1 && dst >= vsplit) {
-        v2[dst - vsplit] = v;
+    const uint32_t at = (uint32_t)seg.at;
+    return {seg.k2 - at, seg.v2 - at, (uint32_t *)seg.v2 - at, seg.h2 - at, at};
+}
+
+/* a key to its place dst: kout, or the second piece's from at on
+ * (SEG_HALVES) */
+template <int SEG, typename K, typename V>
+__device__ __forceinline__ void part_kput(K *__restrict__ kout, const PartSecond<K, V> &sc, uint32_t dst, K k)
+{
+    if (SEG == SEG_HALVES && dst >= sc.at) sc.k2[dst] = k;
+    else kout[dst] = k;
+}
+
+/* a value to its place dst: SPLIT (8-byte values), its low half to vout
+ * read as a 4-byte column and its high half to vhi; else whole. From
+ * seg.at on, SEG_HALVES writes to the second piece instead, and SEG_VOUT
+ * whole values to seg.v2 (split ones go to vout and vhi: SMJ-TR's one-pass
+ * case, whose v2 is vout + at). */
+template <typename V, int SEG, bool SPLIT, typename K>
+__device__ __forceinline__ void part_put(V *__restrict__ vout, uint32_t *__restrict__ vhi, const PartSeg<K, V> &seg,
+                                         const PartSecond<K, V> &sc, uint32_t dst, V v)
+{
+    const uint32_t lo = (uint32_t)(unsigned long long)v, hi = (uint32_t)((unsigned long long)v >> 32);
+    if (SEG == SEG_HALVES && dst >= sc.at) {
+        if constexpr (SPLIT) {
+            sc.lo2[dst] = lo;
+            sc.hi2[dst] = hi;
+        } else {
+            sc.v2[dst] = v;
+        }
+    } else if constexpr (SPLIT) {
+        ((uint32_t *)vout)[dst] = lo;
+        vhi[dst] = hi;
+    } else if (SEG == SEG_VOUT && dst >= seg.at) {
+        seg.v2[dst - seg.at] = v;
     } else {
         vout[dst] = v;
     }
@@ -184,10 +254,9 @@ union PartSmem {
     V v[THREADS * ITEMS];
 };
 
-/* SEG: the values' array is in two pieces, rows [0, vsplit) at vout (SEG
- * 1) or vin (SEG 2) and rows [vsplit, n) at v2: 1, the values written so;
- * 2, read so (a scratch pair made of two 4-byte columns, join_api.cu
- * partition_run). 0: v2 unused.
+/* SEG and seg: PartSeg above (SEG_VOUT, SEG_VIN: a scratch pair made of
+ * two 4-byte columns, join_api.cu partition_run; SEG_HALVES: the first pass
+ * of partition_halves).
  * CLAIM (PGB's claimed pass, operators/shapes.h gj_part_claims): no
  * histogram; offs is the claim's words (partition_claim: each bin's start,
  * its room's end, its cursor, then the overflow flag), and a tile takes
@@ -200,7 +269,7 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ va,
     const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, uint32_t *__restrict__ vhi,
     unsigned long long n, int lo, uint32_t mask, const uint32_t *__restrict__ offs, uint32_t tiles,
-    uint32_t *__restrict__ tile_ctr, V *__restrict__ v2, unsigned long long vsplit)
+    uint32_t *__restrict__ tile_ctr, PartSeg<K, V> seg)
 {
     enum { TILE = THREADS * ITEMS };
     /* CUB onesweep's ranker: per-warp counts first, then warp matches; no
@@ -226,7 +295,8 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     static_assert(!CLAIM || ((RB == 8 || RB == GJ_PART_WIDE_BITS || RB == GJ_PART_CLAIM_MAX_BITS) &&
                              THREADS * ITEMS == GJ_PART_CLAIM_TILE_OF(RB)),
                   "the claimed pass: 8 bits, the wide pass's or the claim's most, its tile");
-    const PartDigit<K> dig = {lo, mask};
+    const PartDigit<K, SEG == SEG_HALVES> dig = {lo, mask, seg.hs};
+    const PartSecond<K, V> sc = part_second(seg);
     const unsigned long long wbase = warp * (ITEMS * 32) + lane;
     K keys[ITEMS];
     if (blockIdx.x < tiles) {
@@ -240,14 +310,14 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         V vals[ITEMS];
         int ranks[ITEMS];
         /* this tile's output offset of bin tid, fetched before the ranking */
-        const uint32_t goff = !CLAIM && tid <= (int)mask ? offs[(unsigned long long)tid * stride + t] : 0;
+        const uint32_t goff = !CLAIM && tid <= (int)dig.last() ? offs[(unsigned long long)tid * stride + t] : 0;
         if (tile_ctr && tid == 0) next_tile = gridDim.x + atomicAdd(tile_ctr, 1u);
         int prefix[1];
         Rank(u.rank).RankKeys(keys, ranks, dig, prefix);
         /* values loaded after the ranking (fewer live registers); they
          * arrive while the keys are staged and written */
 #pragma unroll
-        for (int i = 0; i < ITEMS; i++) vals[i] = part_val<V, MODE, SEG>(vin, va, vb, v2, vsplit, base + i * 32, n);
+        for (int i = 0; i < ITEMS; i++) vals[i] = part_val<V, MODE, SEG>(vin, va, vb, seg, base + i * 32, n);
         /* CLAIM: this tile's run in bin tid (padding rows rank last, past
          * the tile's rows), claimed once the ranking's prefixes are all in (the
          * barrier that frees the ranking storage), its atomic in flight
@@ -260,7 +330,7 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
         if constexpr (CLAIM) {
             if (tid <= (int)mask) excl[tid] = (uint32_t)prefix[0];
             if (tid == 0) excl[mask + 1] = TILE;
-        } else if (tid <= (int)mask) {
+        } else if (tid <= (int)dig.last()) {
             off[tid] = goff - (uint32_t)prefix[0];
         }
         __syncthreads(); /* ranking storage -> staging; CLAIM: excl complete */
@@ -295,7 +365,7 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
             if (p < valid) {
                 const K k = u.k[p];
                 dst[i] = off[dig.Digit(k)] + p;
-                kout[dst[i]] = k;
+                part_kput<SEG>(kout, sc, dst[i], k);
             }
         }
         __syncthreads();
@@ -311,13 +381,13 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
 #pragma unroll
             for (int i = 0; i < ITEMS; i++) {
                 const uint32_t p = tid + i * THREADS;
-                if (p < valid) part_put<V, SEG, sizeof(V) == 8>(vout, vhi, v2, vsplit, dst[i], u.v[p]);
+                if (p < valid) part_put<V, SEG, sizeof(V) == 8>(vout, vhi, seg, sc, dst[i], u.v[p]);
             }
         } else {
 #pragma unroll
             for (int i = 0; i < ITEMS; i++) {
                 const uint32_t p = tid + i * THREADS;
-                if (p < valid) part_put<V, SEG, false>(vout, vhi, v2, vsplit, dst[i], u.v[p]);
+                if (p < valid) part_put<V, SEG, false>(vout, vhi, seg, sc, dst[i], u.v[p]);
             }
         }
         __syncthreads();
@@ -359,7 +429,7 @@ __global__ __launch_bounds__(THREADS, 1) void part_scatter2_kernel(
     const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ va,
     const uint32_t *__restrict__ vb, K *__restrict__ kout, V *__restrict__ vout, uint32_t *__restrict__ vhi,
     unsigned long long n, int lo, uint32_t mask, const uint32_t *__restrict__ offs, uint32_t tiles,
-    uint32_t *__restrict__ tile_ctr, V *__restrict__ v2, unsigned long long vsplit)
+    uint32_t *__restrict__ tile_ctr, PartSeg<K, V> seg)
 {
     typedef unsigned long long u64;
     enum { TILE = THREADS * ITEMS, PT = 2 * TILE };
@@ -369,7 +439,8 @@ __global__ __launch_bounds__(THREADS, 1) void part_scatter2_kernel(
     Smem &s = *reinterpret_cast<Smem *>(part_dyn_smem);
     const int tid = threadIdx.x;
     const uint32_t stride = hist_stride(tiles);
-    const PartDigit<K> dig = {lo, mask};
+    const PartDigit<K, SEG == SEG_HALVES> dig = {lo, mask, seg.hs};
+    const PartSecond<K, V> sc = part_second(seg);
     const u64 wbase = (tid >> 5) * (ITEMS * 32) + (tid & 31); /* warp-striped, as part_scatter_kernel */
     for (uint32_t q = blockIdx.x; q < tiles;) {
         const u64 base = (u64)q * PT + wbase, left = n - (u64)q * PT;
@@ -391,7 +462,7 @@ __global__ __launch_bounds__(THREADS, 1) void part_scatter2_kernel(
         if (tid < 256) s.exb[tid] = pre[0];
         if (tid == 0) s.exb[256] = TILE;
         __syncthreads(); /* exa, exb complete; the ranking storage is free */
-        if (tid <= (int)mask) s.off[tid] = offs[(u64)tid * stride + q] - (s.exa[tid] + s.exb[tid]);
+        if (tid <= (int)dig.last()) s.off[tid] = offs[(u64)tid * stride + q] - (s.exa[tid] + s.exb[tid]);
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) {
             ra[i] += s.exb[dig.Digit(s.z.ka[ra[i]])];
@@ -405,8 +476,8 @@ __global__ __launch_bounds__(THREADS, 1) void part_scatter2_kernel(
         V vals_a[ITEMS], vals_b[ITEMS]; /* in flight while the keys are stored */
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) {
-            vals_a[i] = part_val<V, MODE, SEG>(vin, va, vb, v2, vsplit, base + i * 32, n);
-            vals_b[i] = part_val<V, MODE, SEG>(vin, va, vb, v2, vsplit, base + TILE + i * 32, n);
+            vals_a[i] = part_val<V, MODE, SEG>(vin, va, vb, seg, base + i * 32, n);
+            vals_b[i] = part_val<V, MODE, SEG>(vin, va, vb, seg, base + TILE + i * 32, n);
         }
         __syncthreads(); /* the pair's keys staged; A's read */
 #pragma unroll
@@ -416,7 +487,7 @@ __global__ __launch_bounds__(THREADS, 1) void part_scatter2_kernel(
                 const K k = s.x.k[p];
                 const uint32_t d = dig.Digit(k);
                 s.z.dg[p] = (uint8_t)d;
-                kout[s.off[d] + p] = k;
+                part_kput<SEG>(kout, sc, s.off[d] + p, k);
             }
         }
         __syncthreads(); /* the keys read: the values over them */
@@ -430,13 +501,13 @@ __global__ __launch_bounds__(THREADS, 1) void part_scatter2_kernel(
 #pragma unroll
             for (int i = 0; i < 2 * ITEMS; i++) {
                 const uint32_t p = tid + i * THREADS;
-                if (p < valid) part_put<V, SEG, sizeof(V) == 8>(vout, vhi, v2, vsplit, s.off[s.z.dg[p]] + p, s.x.v[p]);
+                if (p < valid) part_put<V, SEG, sizeof(V) == 8>(vout, vhi, seg, sc, s.off[s.z.dg[p]] + p, s.x.v[p]);
             }
         } else {
 #pragma unroll
             for (int i = 0; i < 2 * ITEMS; i++) {
                 const uint32_t p = tid + i * THREADS;
-                if (p < valid) part_put<V, SEG, false>(vout, vhi, v2, vsplit, s.off[s.z.dg[p]] + p, s.x.v[p]);
+                if (p < valid) part_put<V, SEG, false>(vout, vhi, seg, sc, s.off[s.z.dg[p]] + p, s.x.v[p]);
             }
         }
         q = s.next;

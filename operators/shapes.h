@@ -330,6 +330,16 @@ static inline int gj_phj_sparse_takes(double r, double s, double m, int sms, int
 /* ... whose 8-bit passes of 4-byte keys scatter two tiles at a time from
  * this many rows on (part_scatter2_kernel; measured faster from 2^27) */
 #define GJ_PART_PAIR_MIN_ROWS (1ULL << 26)
+/* Two-pass partitions of GFTR's packed pairs from this many rows on go
+ * through a scratch of about half the rows (join_api.cu partition_halves;
+ * model/time.c ms_group charges it): below, the saving is small beside the
+ * read-back and the launches it adds */
+#define GJ_PART_HALF_MIN_ROWS (1ULL << 25)
+/* ... at this much of the whole partition's time: its first pass ranks the
+ * top bit too and stores to two pieces, and the scratch is sized after a
+ * read-back (H100, W1's S side, 2^27 rows, 16 bits, split pair: 3.53-3.56
+ * -> 3.66-3.69 ms, bench/RESULTS.md session 23) */
+#define GJ_PART_HALF_COST 1.037
 
 /* SMJ's MSD sort of (key, 8-byte value) pairs on more than GJ_PART_MAX_BITS
  * key bits (operators/join_api.cu msd_sort): inputs of at least

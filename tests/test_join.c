@@ -112,16 +112,18 @@ static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_
      * for PHJ (=fused:N, N items a block: 5, rounds of matches staged
      * across items; all of them in one block), and PHJ-TR with its 8-bit
      * passes scattering two tiles at a time (GJ_JOIN_PART_PAIR=force: by
-     * default from 2^26 rows) */
-    enum { EXTRA = 7 };
+     * default from 2^26 rows), and PHJ-TR and SMJ-TR with their two-pass
+     * partitions through a scratch of half the rows (GJ_JOIN_PART_HALF=force:
+     * by default from 2^25 rows) */
+    enum { EXTRA = 9 };
     static const char *const extra_env[EXTRA] = {"GJ_JOIN_PARTITION", "GJ_JOIN_MSD", "GJ_JOIN_COMPACT",
                                                  "GJ_JOIN_COMPACT", "GJ_JOIN_COMPACT", "GJ_JOIN_COMPACT",
-                                                 "GJ_JOIN_PART_PAIR"};
+                                                 "GJ_JOIN_PART_PAIR", "GJ_JOIN_PART_HALF", "GJ_JOIN_PART_HALF"};
     static const char *const extra_val[EXTRA] = {"cub", "force", "select", "select", "fused:5",
-                                                 "fused:1000000000", "force"};
+                                                 "fused:1000000000", "force", "force", "force"};
     static const gj_impl extra_impl[EXTRA] = {GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_TR, GJ_IMPL_PHJ_TR,
                                               GJ_IMPL_PHJ_UR, GJ_IMPL_PHJ_TR, GJ_IMPL_PHJ_UR,
-                                              GJ_IMPL_PHJ_TR};
+                                              GJ_IMPL_PHJ_TR, GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_TR};
     for (int i = 0; i < N_IMPLS + EXTRA; i++) {
         gj_join_out out, hout;
         gj_timing t;
@@ -679,8 +681,10 @@ static void test_gpu_small_build_few_matches(void **state)
 
 /* ---- the radix partition (operators/join_partition.h) ------------------ */
 
-/* one case: n keys (random, or all with the same low `bits` bits when
- * one_part), values per mode; GPU result against a CPU stable partition,
+/* one case: n keys (random; one_part 1: all with the same low `bits`
+ * bits; 2..4, the top one of them, bits - 1, which splits a partition in
+ * halves (operators/join_api.cu partition_halves), set in every row, in
+ * 7 of 8, in 1 of 8), values per mode; GPU result against a CPU stable partition,
  * then CUB's sort (use_cub) against the same. shift: the input columns
  * start one row into their allocations (not 16-byte aligned: the
  * histogram's scalar loads). mode may carry GJ_PART_SPLIT (COPY8, PACK):
@@ -703,7 +707,10 @@ static void part_case_at(int kw, int mode, uint64_t n, int bits, int one_part, i
     assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
     for (uint64_t i = 0; i < n; i++) {
         uint64_t key = rnd();
-        if (one_part) key = (key & ~lowmask) | (5 & lowmask);
+        const uint64_t top = 1ULL << (bits - 1);
+        if (one_part == 1) key = (key & ~lowmask) | (5 & lowmask);
+        else if (one_part == 2 || (one_part == 3 && rnd() % 8) || (one_part == 4 && rnd() % 8 == 0)) key |= top;
+        else if (one_part >= 3) key &= ~top;
         if (kw == 4) ((uint32_t *)k)[i] = (uint32_t)key;
         else ((uint64_t *)k)[i] = key;
         if (aw == 4) ((uint32_t *)a)[i] = (uint32_t)rnd();
@@ -824,6 +831,40 @@ static void test_gpu_partition(void **state)
     assert_int_equal(gj_join_partition(4, NULL, NULL, GJ_PART_COPY4 | GJ_PART_WIDE, NULL, NULL, NULL, 5, 9, 0,
                                        NULL, NULL),
                      GJ_ERR_INVALID);
+}
+
+/* Two-pass partitions of packed pairs through a scratch of half the rows
+ * (operators/join_api.cu partition_halves; GJ_JOIN_PART_HALF=force takes it
+ * at any size, by default from GJ_PART_HALF_MIN_ROWS rows): against the CPU
+ * stable partition, with the halves of every shape (random, the top bit
+ * set everywhere or nowhere: a half empty, in 7 of 8 rows or 1 of 8: the
+ * larger half in the scratch or in the output), split values and packed,
+ * 9 to 16 bits, both key widths, one tile at a time and two, and at the
+ * size from which PHJ-TR's S side takes it by default (check_all forces it
+ * in PHJ-TR and SMJ-TR end to end). */
+static void test_gpu_partition_halves(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 91;
+    static const uint64_t sizes[] = {1, 4097, 70001, (1ULL << 20) + 3};
+    static const int bits[] = {9, 12, 16};
+    assert_int_equal(setenv("GJ_JOIN_PART_HALF", "force", 1), 0);
+    for (int pair = 0; pair < 2; pair++) {
+        if (pair) assert_int_equal(setenv("GJ_JOIN_PART_PAIR", "force", 1), 0);
+        for (int kw = 4; kw <= 8; kw += 4)
+            for (size_t bi = 0; bi < sizeof bits / sizeof *bits; bi++)
+                for (int shape = 0; shape <= 4; shape++)
+                    for (size_t si = shape ? 2 : 0; si < sizeof sizes / sizeof *sizes; si++) {
+                        part_case(kw, GJ_PART_PACK | GJ_PART_SPLIT, sizes[si], bits[bi], shape);
+                        if (shape == 0 || shape == 3) part_case(kw, GJ_PART_PACK, sizes[si], bits[bi], shape);
+                    }
+        unsetenv("GJ_JOIN_PART_PAIR");
+    }
+    part_case_at(4, GJ_PART_PACK | GJ_PART_SPLIT, 1500001, 14, 4, 1);
+    part_case(4, GJ_PART_PACK | GJ_PART_SPLIT, (1ULL << 25) + 1, 16, 0);
+    part_case(8, GJ_PART_PACK, (1ULL << 25) + 1, 10, 3);
+    unsetenv("GJ_JOIN_PART_HALF");
 }
 
 /* ---- PGB's claimed pass (gj_join_partition_claim) ---------------------- */
@@ -1017,6 +1058,7 @@ int main(void)
         cmocka_unit_test(test_gpu_small_build_few_matches),
         cmocka_unit_test(test_gpu_sparse_probe_side),
         cmocka_unit_test(test_gpu_partition),
+        cmocka_unit_test(test_gpu_partition_halves),
         cmocka_unit_test(test_gpu_partition_claim),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
