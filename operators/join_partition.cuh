@@ -182,8 +182,9 @@ __device__ __forceinline__ V part_val(const V *__restrict__ vin, const uint32_t 
 
 /* SEG_HALVES' second piece as the stores address it: each pointer moved
  * back by `at` rows, so that a row dst >= at goes to k2[dst] (one 32-bit
- * compare a store; the 64-bit compare and the subtraction a store cost the
- * pass 11%, H100, bench/RESULTS.md session 23) */
+ * compare a store; with a 64-bit compare and a subtraction a store the
+ * first pass of W1's R side took 1.61 ms, with this 1.54, the plain pass
+ * 1.45: H100, ncu, bench/RESULTS.md session 23) */
 template <typename K, typename V>
 struct PartSecond {
     K *k2;
