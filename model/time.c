@@ -674,7 +674,7 @@ static double join_peak(gj_impl impl, const gj_workload *w, double R, double S, 
     /* S's larger half by its partition's top bit (part_halves): n / 2 and,
      * for Zipf keys, the expected excess, 0.4 standard deviations of the
      * halves' difference (each key's rows fall in one half at random: a
-     * deviation of S sqrt(sum p_i^2)); W4: 0.527 S, measured 0.539 */
+     * deviation of S sqrt(sum p_i^2)); W4: 0.527 S, 0.539 from its measured peak */
     const double s_half = 0.5 + (w->zipf > 0 ? 0.4 * sqrt(gj_harmonic(R, 2 * w->zipf)) / gj_harmonic(R, w->zipf) : 0);
     memsim m = {0, 0, 0};
     double r_keep = 0, table = 0;

@@ -681,7 +681,7 @@ static void test_gpu_small_build_few_matches(void **state)
 
 /* ---- the radix partition (operators/join_partition.h) ------------------ */
 
-/* one case: n keys (random; one_part 1: all with the same low `bits`
+/* one case: n keys (shape 0: random; 1: all with the same low `bits`
  * bits; 2..4, the top one of them, bits - 1, which splits a partition in
  * halves (operators/join_api.cu partition_halves), set in every row, in
  * 7 of 8, in 1 of 8), values per mode; GPU result against a CPU stable partition,
@@ -690,7 +690,7 @@ static void test_gpu_small_build_few_matches(void **state)
  * histogram's scalar loads). mode may carry GJ_PART_SPLIT (COPY8, PACK):
  * the values are then expected as their low halves, then their high
  * halves, and CUB's sort (which has no split) is not run. */
-static void part_case_at(int kw, int mode, uint64_t n, int bits, int one_part, int shift)
+static void part_case_at(int kw, int mode, uint64_t n, int bits, int shape, int shift)
 {
     const int split = mode & GJ_PART_SPLIT;
     mode &= ~GJ_PART_SPLIT;
@@ -708,9 +708,9 @@ static void part_case_at(int kw, int mode, uint64_t n, int bits, int one_part, i
     for (uint64_t i = 0; i < n; i++) {
         uint64_t key = rnd();
         const uint64_t top = 1ULL << (bits - 1);
-        if (one_part == 1) key = (key & ~lowmask) | (5 & lowmask);
-        else if (one_part == 2 || (one_part == 3 && rnd() % 8) || (one_part == 4 && rnd() % 8 == 0)) key |= top;
-        else if (one_part >= 3) key &= ~top;
+        if (shape == 1) key = (key & ~lowmask) | (5 & lowmask);
+        else if (shape == 2 || (shape == 3 && rnd() % 8) || (shape == 4 && rnd() % 8 == 0)) key |= top;
+        else if (shape >= 3) key &= ~top;
         if (kw == 4) ((uint32_t *)k)[i] = (uint32_t)key;
         else ((uint64_t *)k)[i] = key;
         if (aw == 4) ((uint32_t *)a)[i] = (uint32_t)rnd();
@@ -757,8 +757,8 @@ static void part_case_at(int kw, int mode, uint64_t n, int bits, int one_part, i
         assert_int_equal(cudaMemcpy(gv, dvo, n * vw, cudaMemcpyDeviceToHost), cudaSuccess);
         int ok = memcmp(gk, ek, n * kw) == 0 && memcmp(gv, ev, n * vw) == 0;
         if (!ok)
-            fprintf(stderr, "partition %s kw=%d mode=%d split=%d n=%llu bits=%d one_part=%d shift=%d: wrong\n",
-                    use_cub ? "CUB" : "custom", kw, mode, split != 0, (unsigned long long)n, bits, one_part, shift);
+            fprintf(stderr, "partition %s kw=%d mode=%d split=%d n=%llu bits=%d shape=%d shift=%d: wrong\n",
+                    use_cub ? "CUB" : "custom", kw, mode, split != 0, (unsigned long long)n, bits, shape, shift);
         assert_true(ok);
     }
     cudaFree(dk);
@@ -777,9 +777,9 @@ static void part_case_at(int kw, int mode, uint64_t n, int bits, int one_part, i
     free(cnt);
 }
 
-static void part_case(int kw, int mode, uint64_t n, int bits, int one_part)
+static void part_case(int kw, int mode, uint64_t n, int bits, int shape)
 {
-    part_case_at(kw, mode, n, bits, one_part, 0);
+    part_case_at(kw, mode, n, bits, shape, 0);
 }
 
 static void test_gpu_partition(void **state)
@@ -839,9 +839,10 @@ static void test_gpu_partition(void **state)
  * stable partition, with the halves of every shape (random, the top bit
  * set everywhere or nowhere: a half empty, in 7 of 8 rows or 1 of 8: the
  * larger half in the scratch or in the output), split values and packed,
- * 9 to 16 bits, both key widths, one tile at a time and two, and at the
- * size from which PHJ-TR's S side takes it by default (check_all forces it
- * in PHJ-TR and SMJ-TR end to end). */
+ * 9 to 16 bits, both key widths, one tile at a time and two, and over 2^25 + 1 rows (many tiles a block, both halves
+ * past a pair's threshold). The partition call itself never asks for
+ * halves (only transform_cols' S side does), so the force takes them here;
+ * check_all forces them in PHJ-TR and SMJ-TR end to end. */
 static void test_gpu_partition_halves(void **state)
 {
     (void)state;
