@@ -486,12 +486,20 @@ static int s_split_pairs(gj_impl impl, double S, int pb, int ps, int b, int kbit
     return gftr_sort(impl, S, pb, 8, b, kbits, hot, &t) != GROUP_CUB ? gftr_pairs(ps, pb) : 0;
 }
 
+/* Does a GFTR group's own partition of `pbits` bits (the whole partition,
+ * or the MSD sort's on its top bits) go through a scratch of half its rows
+ * (operators/join_api.cu part_halves: S's packed pairs, two passes,
+ * GJ_PART_HALF_MIN_ROWS rows or more)? */
+static int s_halves(int s, int pair, int pbits, double n)
+{
+    return s && pair && pbits > 8 && n >= GJ_PART_HALF_MIN_ROWS;
+}
+
 /* One GFTR group's time (gftr_sort's choice): the MSD sort is the
  * partition on the top bits, then one more read and write of every row,
  * charged as a pass of the partition. Its launches and allocations are
- * join_host_work's. s: S's group, whose own two-pass partition of
- * GJ_PART_HALF_MIN_ROWS rows or more goes through a scratch of half its
- * rows (operators/join_api.cu part_halves) at GJ_PART_HALF_COST its time. */
+ * join_host_work's. s: S's group, whose own two-pass partition (s_halves)
+ * goes through a scratch of half its rows at GJ_PART_HALF_COST its time. */
 static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb, int pb, int vb, int bits,
                        int kbits, double hot, int s)
 {
@@ -499,17 +507,14 @@ static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb,
     const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
     int t = 0;
     const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, &t);
-    if (how == GROUP_OWN) {
+    if (how == GROUP_OWN || how == GROUP_MSD) {
+        const int pbits = how == GROUP_MSD ? t : b;
         const double before = a->e->term_ms[GJ_TERM_PARTITION];
-        partition(a, what, n, kb, 8, b, 1, pair);
-        if (s && pair && b > 8 && n >= GJ_PART_HALF_MIN_ROWS)
+        partition(a, what, n, kb, 8, pbits, 1, pair);
+        if (s_halves(s, pair, pbits, n))
             term(a, GJ_TERM_PARTITION, "the halves' first pass and read-back (S's scratch of half its rows)",
                  (GJ_PART_HALF_COST - 1) * (a->e->term_ms[GJ_TERM_PARTITION] - before) / 1e3, 0);
-        return;
-    }
-    if (how == GROUP_MSD) {
-        partition(a, what, n, kb, 8, t, 1, pair);
-        partition(a, "sort each partition in shared memory", n, kb, 8, 8, 1, 0);
+        if (how == GROUP_MSD) partition(a, "sort each partition in shared memory", n, kb, 8, 8, 1, 0);
         return;
     }
     if (pair) seq(a, "pack a payload pair", n * 16.0);
@@ -595,12 +600,16 @@ static void ms_group(memsim *m, gj_impl impl, double n, int kb, int pb, int vb, 
     int t = 0;
     const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, &t);
     ms_alloc(m, n * vb);
-    if (how == GROUP_MSD) { /* releases CUB's scratch first; its output is the partition's scratch */
-        ms_free(m, m->tmp);
-        m->tmp = 0;
-        ms_touch(m, n * (kb + 8) + part_hist(n));
-    } else if (how == GROUP_OWN) { /* two passes: a scratch of n rows, or about half (S's) */
-        const double scratch = b <= 8 ? 0 : half > 0 && n >= GJ_PART_HALF_MIN_ROWS ? ceil(n * half) : n;
+    if (how == GROUP_OWN || how == GROUP_MSD) {
+        /* the own partition into the group's column (the MSD sort's on its
+         * top t bits, then sorted there, after releasing CUB's scratch):
+         * two passes through a scratch of n rows, or about half (S's) */
+        const int pbits = how == GROUP_MSD ? t : b;
+        const double scratch = pbits <= 8 ? 0 : s_halves(half > 0, pair, pbits, n) ? ceil(n * half) : n;
+        if (how == GROUP_MSD) {
+            ms_free(m, m->tmp);
+            m->tmp = 0;
+        }
         ms_touch(m, scratch * (kb + 8) + part_hist(n));
     } else {
         if (pair) ms_alloc(m, n * 8); /* the packed copy */

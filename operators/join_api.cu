@@ -541,12 +541,14 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
  * value) on key bits [0, end_bit) as
  *   1. the partition above on the top t <= 16 key bits [hb, end_bit), t the
  *      fewest for partitions of at most GJ_MSD_AVG rows on average (2^27
- *      rows: 16 bits), into a scratch pair;
+ *      rows: 16 bits), into a scratch pair, or into the output through a
+ *      scratch of half the rows (msd_in_place: S's split pair, whose sort
+ *      sets SMJ-TR's peak beside R's columns, as PHJ-TR's partition);
  *   2. each partition sorted on bits [0, hb) by one block in shared memory
- *      (msd_block_sort_kernel) into the output: SMALL-row tiles, one block
- *      a partition, then LARGE-row tiles for the larger ones (a list, so
- *      no empty blocks: 2^16 of them took 0.14 ms; 2 blocks of 512 threads
- *      an SM);
+ *      (msd_block_sort_kernel) into the output, or in place there:
+ *      SMALL-row tiles, one block a partition, then LARGE-row tiles for
+ *      the larger ones (a list, so no empty blocks: 2^16 of them took 0.14
+ *      ms; 2 blocks of 512 threads an SM);
  *   3. partitions of more than LARGE rows (skew) by CUB's segmented sort,
  *      a block each.
  * That is one read and write more than the two partition passes, where
@@ -598,9 +600,23 @@ static bool msd_may_take(const Job *j, u64 n, int end_bit)
     return end_bit - msd_top_bits(n) <= GJ_MSD_MAX_LOW;
 }
 
+/* Does the MSD sort of n rows on t top bits partition into its output
+ * through a scratch of half its rows (part_halves: S's split pair, two
+ * passes) and sort each partition there, in place, rather than partition
+ * into a scratch pair of n rows and sort out of it into the output? Only
+ * where the halves save memory: in place without them the sort was no
+ * smaller and measured 0.1-0.2 ms slower (H100, W5's 8-byte columns,
+ * bench/RESULTS.md session 24). GJ_JOIN_MSD_INPLACE=off: the scratch pair
+ * always (A/B runs). */
+static bool msd_in_place(u64 n, int t, const uint32_t *vhi, bool halves)
+{
+    const char *e = getenv("GJ_JOIN_MSD_INPLACE");
+    return !(e && strcmp(e, "off") == 0) && vhi && t > 8 && part_halves(n, halves);
+}
+
 template <typename K, typename V, int MODE>
 int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb, V *vout,
-             u64 n, int end_bit, bool *done, uint32_t *vhi = NULL)
+             u64 n, int end_bit, bool *done, uint32_t *vhi = NULL, bool halves = false)
 {
     typedef MsdPolicy M;
     static_assert(sizeof(V) == 8, "measured faster than CUB's sort with 8-byte values only");
@@ -609,12 +625,18 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     u64 *stat = NULL, hs[3] = {0, 0, 0}, samples = 0, stride = 1;
     K *tk = NULL;
     V *tv = NULL, *pk = NULL, *dst = vout;
+    /* the block sorts' source: the scratch pair, or the output in place */
+    const K *sk = NULL;
+    const V *sv = NULL;
+    const uint32_t *sh = NULL;
+    bool in_place = false;
     size_t need = 0;
     *done = false;
     if (!msd_may_take(j, n, end_bit)) goto done;
     t = msd_top_bits(n);
     hb = end_bit - t;
     P = 1u << t;
+    in_place = msd_in_place(n, t, vhi, halves);
     samples = n < (u64)M::SAMPLES ? n : (u64)M::SAMPLES;
     stride = n / samples;
     JCUDA(mem_alloc(&j->mem, (void **)&stat, sizeof hs));
@@ -635,36 +657,62 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     mem_free(&j->mem, j->tmp); /* the other side's CUB scratch: not held beside ours */
     j->tmp = NULL;
     j->tmp_bytes = 0;
-    JCUDA(mem_alloc(&j->mem, (void **)&tk, n * sizeof(K)));
-    JCUDA(mem_alloc(&j->mem, (void **)&tv, n * sizeof(V)));
     JCUDA(mem_alloc(&j->mem, (void **)&start, ((size_t)P + 1) * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&end, (size_t)P * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&list, (size_t)P * 4));
-    /* kout, vout: the partition's scratch; split, vout and vhi are two
-     * 4-byte columns (n + 1 and n rows: transform_cols), a scratch of n
-     * 8-byte values in two pieces (SEGX) */
-    if (vhi)
-        rc = partition_pairs<K, V, MODE, false, true>(j, kin, tk, vin, va, vb, tv, n, t, hb, kout, vout, NULL,
-                                                      (V *)vhi);
-    else
-        rc = partition_pairs<K, V, MODE>(j, kin, tk, vin, va, vb, tv, n, t, hb, kout, vout);
+    /* GJ_JOIN_MSD_INPLACE=off: the partition into a scratch pair of n
+     * rows, which the block sorts read into the output (the same bytes
+     * moved, a larger scratch; A/B runs) */
+    if (in_place) { /* into the output (split: as its two columns), through the partition's own scratch */
+        rc = partition_pairs<K, V, MODE>(j, kin, kout, vin, va, vb, vout, n, t, hb, NULL, NULL, vhi, NULL, false,
+                                         halves);
+        sk = kout;
+        sv = vout;
+        sh = vhi;
+    } else {
+        JCUDA(mem_alloc(&j->mem, (void **)&tk, n * sizeof(K)));
+        JCUDA(mem_alloc(&j->mem, (void **)&tv, n * sizeof(V)));
+        /* kout, vout: the partition's scratch; split, vout and vhi are two
+         * 4-byte columns (n + 1 and n rows: transform_cols), a scratch of
+         * n 8-byte values in two pieces (SEGX) */
+        if (vhi)
+            rc = partition_pairs<K, V, MODE, false, true>(j, kin, tk, vin, va, vb, tv, n, t, hb, kout, vout, NULL,
+                                                          (V *)vhi);
+        else
+            rc = partition_pairs<K, V, MODE>(j, kin, tk, vin, va, vb, tv, n, t, hb, kout, vout);
+        sk = tk;
+        sv = tv;
+    }
     if (rc != GJ_OK) goto done;
-    bounds_kernel<K><<<grid_for(P + 1, 256), 256, 0, j->mem.s>>>(tk, n, P - 1, P, start, hb);
+    bounds_kernel<K><<<grid_for(P + 1, 256), 256, 0, j->mem.s>>>(sk, n, P - 1, P, start, hb);
     JLAUNCHED();
     JCUDA(cudaMemsetAsync(stat, 0, sizeof hs, j->mem.s));
     msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(NULL, start, P, M::SMALL, M::LARGE, end, list,
                                                              stat);
     JLAUNCHED();
     /* 64 registers: 4 blocks an SM */
-    msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(tk, tv, kout, vout, start,
-                                                                                 hb, NULL, NULL, vhi);
+    msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(sk, sv, sh, kout, vout, vhi,
+                                                                                 start, hb, NULL, NULL);
     JLAUNCHED();
-    msd_block_sort_kernel<K, V, 512, M::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(tk, tv, kout, vout,
-                                                                                       start, hb, list,
-                                                                                       stat + 2, vhi);
+    msd_block_sort_kernel<K, V, 512, M::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(
+        sk, sv, sh, kout, vout, vhi, start, hb, list, stat + 2);
     JLAUNCHED();
     JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
+    if (in_place && (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER)) {
+        /* partitions left to CUB (skew), which sorts out of a copy: the
+         * output's rows packed into a scratch pair (rare: the sample
+         * missed the partitions over LARGE) */
+        JCUDA(mem_alloc(&j->mem, (void **)&tk, n * sizeof(K)));
+        JCUDA(mem_alloc(&j->mem, (void **)&tv, n * sizeof(V)));
+        JCUDA(cudaMemcpyAsync(tk, kout, n * sizeof(K), cudaMemcpyDeviceToDevice, j->mem.s));
+        if (vhi) {
+            pack_kernel<<<grid_for(n, 256), 256, 0, j->mem.s>>>((const uint32_t *)vout, vhi, (u64 *)tv, n);
+            JLAUNCHED();
+        } else {
+            JCUDA(cudaMemcpyAsync(tv, vout, n * sizeof(V), cudaMemcpyDeviceToDevice, j->mem.s));
+        }
+    }
     /* split values: CUB's sorts below write packed, into a packed copy
      * whose rows they wrote are then split (skew only) */
     if (vhi && (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER)) {
@@ -792,7 +840,7 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
              * 16 bits) or the partition (at most 16; hashing too) */
             if (b0 == 0 && !part)
                 rc = msd_sort<K, u64, PV_PACK>(j, (const K *)x->key.data, (K *)out->key, NULL, va, vb, (u64 *)pt,
-                                               n, b1, &sorted, (uint32_t *)pb);
+                                               n, b1, &sorted, (uint32_t *)pb, x == j->s);
             if (rc == GJ_OK && !sorted && split && !part) { /* the MSD sort's sample declined: CUB's sort packs */
                 mem_free(&j->mem, pb);
                 mem_free(&j->mem, pt);

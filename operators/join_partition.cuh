@@ -647,12 +647,15 @@ __global__ void msd_sample_kernel(const K *__restrict__ keys, unsigned long long
  * values are staged in shared memory and the sorted keys and their values
  * stored striped, so coalesced. vhi (not NULL): 8-byte values leave split,
  * their low halves in vout as 4-byte values and their high halves in vhi
- * (a packed pair as its two columns: SMJ-TR's S side). */
+ * (a packed pair as its two columns: SMJ-TR's S side); vin_hi (not NULL):
+ * they arrive so, vin the low halves. In place (kin == kout, vin == vout,
+ * vin_hi == vhi) too: a block reads all its partition's rows before it
+ * writes any (hence no __restrict__ on them). */
 template <typename K, typename V, int THREADS, int ITEMS, int MINB>
 __global__ __launch_bounds__(THREADS, MINB) void msd_block_sort_kernel(
-    const K *__restrict__ kin, const V *__restrict__ vin, K *__restrict__ kout, V *__restrict__ vout,
+    const K *kin, const V *vin, const uint32_t *vin_hi, K *kout, V *vout, uint32_t *vhi,
     const uint32_t *__restrict__ start, int bits, const uint32_t *__restrict__ list,
-    const unsigned long long *__restrict__ nlist, uint32_t *__restrict__ vhi)
+    const unsigned long long *__restrict__ nlist)
 {
     enum { TILE = THREADS * ITEMS };
     typedef cub::BlockLoad<K, THREADS, ITEMS, cub::BLOCK_LOAD_WARP_TRANSPOSE> Load;
@@ -676,7 +679,9 @@ __global__ __launch_bounds__(THREADS, MINB) void msd_block_sort_kernel(
         __syncthreads();
         Sort(sm.sort).SortBlockedToStriped(keys, pos, 0, bits);
         __syncthreads();
-        for (uint32_t r = threadIdx.x; r < m; r += THREADS) sm.stage[r] = vin[b + r];
+        for (uint32_t r = threadIdx.x; r < m; r += THREADS)
+            sm.stage[r] = vin_hi ? (V)(((const uint32_t *)vin)[b + r] | (unsigned long long)vin_hi[b + r] << 32)
+                                 : vin[b + r];
         __syncthreads();
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) {

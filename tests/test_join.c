@@ -561,6 +561,27 @@ static void test_gpu_every_row_matches(void **state)
     all_match_case(1ULL << 20, 1ULL << 20, 4, 2, 2, W4, W4, 0, 0);
 }
 
+/* 2^20 x 2^20, S's keys skewed for msd_sort's paths (kind 0: 25 hot and 25
+ * warm keys; 1: a hot key its sample misses), against every implementation */
+static void msd_skew_case(int kind)
+{
+    const uint64_t nr = 1ULL << 20, ns = 1ULL << 20;
+    gj_dtable hr, hs;
+    host_table(&hr, nr, 4, 2, W4);
+    host_table(&hs, ns, 4, 2, W4);
+    for (uint64_t i = 0; i < nr; i++) hset(&hr.key, i, (i * 7919) % nr);
+    for (uint64_t i = 0; i < ns; i++) {
+        uint64_t k = rnd() % nr;
+        if (kind == 0 && rnd() % 8 == 0) k = 1000 + 40000 * (rnd() % 25);        /* 25 hot keys */
+        else if (kind == 0 && rnd() % 40 == 0) k = 20000 + 40000 * (rnd() % 25); /* 25 warm keys */
+        if (kind == 1 && i % 4 && rnd() % 4 != 0) k = 12345;                      /* unsampled hot key */
+        hset(&hs.key, i, k);
+    }
+    check_all(&hr, &hs, ns);
+    gj_htable_free(&hr);
+    gj_htable_free(&hs);
+}
+
 /* SMJ's MSD sort (operators/join_api.cu msd_sort) on keys of 20 bits, as
  * check_all forces it (GJ_JOIN_MSD=force: these sizes are below its
  * default threshold): the block sort of every partition (2048 rows on
@@ -575,23 +596,8 @@ static void test_gpu_smj_msd_paths(void **state)
     (void)state;
     NEED_GPU();
     rng_state = 41;
-    const uint64_t nr = 1ULL << 20, ns = 1ULL << 20;
-    for (int kind = 0; kind < 2; kind++) {
-        gj_dtable hr, hs;
-        host_table(&hr, nr, 4, 2, W4);
-        host_table(&hs, ns, 4, 2, W4);
-        for (uint64_t i = 0; i < nr; i++) hset(&hr.key, i, (i * 7919) % nr);
-        for (uint64_t i = 0; i < ns; i++) {
-            uint64_t k = rnd() % nr;
-            if (kind == 0 && rnd() % 8 == 0) k = 1000 + 40000 * (rnd() % 25); /* 25 hot keys */
-            else if (kind == 0 && rnd() % 40 == 0) k = 20000 + 40000 * (rnd() % 25); /* 25 warm keys */
-            if (kind == 1 && i % 4 && rnd() % 4 != 0) k = 12345;              /* unsampled hot key */
-            hset(&hs.key, i, k);
-        }
-        check_all(&hr, &hs, ns);
-        gj_htable_free(&hr);
-        gj_htable_free(&hs);
-    }
+    msd_skew_case(0);
+    msd_skew_case(1);
     pkfk_case(300007, 300001, 1, 8, 1, 2, W8, 1ULL << 40);
     /* odd sizes, S's 4-byte pair split: the MSD partition's two passes go
      * through S's two columns as a scratch in two pieces of ceil(n / 2)
@@ -601,6 +607,15 @@ static void test_gpu_smj_msd_paths(void **state)
     assert_int_equal(setenv("GJ_JOIN_PART_PAIR", "force", 1), 0);
     pkfk_case((1ULL << 20) + 5, (1ULL << 20) + 3, 1, 4, 2, 2, W4, 0);
     unsetenv("GJ_JOIN_PART_PAIR");
+    /* S's MSD partition through a scratch of half its rows (by default from
+     * 2^25 rows), into the output where each partition is then sorted in
+     * place: S's pair split, odd sizes, 4- and 8-byte keys (high bits
+     * set); and hot keys, whose partitions CUB sorts out of a packed copy */
+    assert_int_equal(setenv("GJ_JOIN_PART_HALF", "force", 1), 0);
+    pkfk_case((1ULL << 20) + 3, (1ULL << 20) + 7, 1, 4, 2, 2, W4, 0);
+    pkfk_case((1ULL << 20) + 9, (1ULL << 20) + 1, 1, 8, 2, 2, W4, 1ULL << 40);
+    msd_skew_case(0);
+    unsetenv("GJ_JOIN_PART_HALF");
 }
 
 /* A probe side spread thinly over a large build side, where SMJ's threads
