@@ -650,10 +650,12 @@ __global__ void msd_sample_kernel(const K *__restrict__ keys, unsigned long long
  * (a packed pair as its two columns: SMJ-TR's S side); vin_hi (not NULL):
  * they arrive so, vin the low halves. In place (kin == kout, vin == vout,
  * vin_hi == vhi) too: a block reads all its partition's rows before it
- * writes any (hence no __restrict__ on them). */
+ * writes any, and no other block reads or writes them, so the inputs'
+ * loads may take the read-only path (__restrict__ on the sources only). */
 template <typename K, typename V, int THREADS, int ITEMS, int MINB>
 __global__ __launch_bounds__(THREADS, MINB) void msd_block_sort_kernel(
-    const K *kin, const V *vin, const uint32_t *vin_hi, K *kout, V *vout, uint32_t *vhi,
+    const K *__restrict__ kin, const V *__restrict__ vin, const uint32_t *__restrict__ vin_hi, K *kout, V *vout,
+    uint32_t *vhi,
     const uint32_t *__restrict__ start, int bits, const uint32_t *__restrict__ list,
     const unsigned long long *__restrict__ nlist)
 {
