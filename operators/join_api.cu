@@ -700,9 +700,8 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
     if (in_place && (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER)) {
-        /* partitions left to CUB (skew), which sorts out of a copy: the
-         * output's rows packed into a scratch pair (rare: the sample
-         * missed the partitions over LARGE) */
+        /* partitions left to CUB (skew: over LARGE rows), which sorts out
+         * of a copy: the output's rows packed into a scratch pair */
         JCUDA(mem_alloc(&j->mem, (void **)&tk, n * sizeof(K)));
         JCUDA(mem_alloc(&j->mem, (void **)&tv, n * sizeof(V)));
         JCUDA(cudaMemcpyAsync(tk, kout, n * sizeof(K), cudaMemcpyDeviceToDevice, j->mem.s));
