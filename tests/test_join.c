@@ -633,18 +633,24 @@ static void test_gpu_smj_msd_paths(void **state)
  * by about 6 bytes an S row against GJ_JOIN_MSD_INPLACE=off (a scratch of
  * half the rows of a 4-byte key and a packed pair, instead of all of them;
  * W1 on an H100: 4.851 -> 4.037 GB, 6.07 bytes a row), both outputs equal
- * to the reference's. */
+ * to the reference's. Every S row matches once (R's keys 0..2^20 - 1, S's
+ * drawn from them), so the output is written densely and the peak is S's
+ * sort's, as at W1; with an unmatched S row the output was allocated
+ * beside both sides and set both peaks, 44 bytes a row (H100, session 24,
+ * bench/RESULTS.md). Keys of 20 bits: partitions of about 2048 rows on the
+ * top 9, none over LARGE. */
 static void test_gpu_msd_in_place_peak(void **state)
 {
     (void)state;
     NEED_GPU();
     rng_state = 61;
-    const uint64_t n = (1ULL << 20) + 3;
+    const uint64_t n = (1ULL << 20) + 5; /* S's rows */
     gj_dtable hr, hs, dr, ds;
     gj_join_out ref;
     gj_ctx *ctx = NULL;
     uint64_t peak[2] = {0, 0};
-    pkfk_tables(&hr, &hs, n, n, 1, 4, 2, 2, W4, 0);
+    pkfk_tables(&hr, &hs, 1ULL << 20, n, 1, 4, 2, 2, W4, 0);
+    for (uint64_t i = 0; i < n; i++) hset(&hs.key, i, rnd() % (1ULL << 20));
     assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
     upload(&hr, &dr);
     upload(&hs, &ds);
