@@ -614,6 +614,211 @@ static bool msd_in_place(u64 n, int t, const uint32_t *vhi, bool halves)
     return !(e && strcmp(e, "off") == 0) && vhi && t > 8 && part_halves(n, halves);
 }
 
+/* Does the MSD sort in place take hot partitions (skew) through msd_hot
+ * rather than decline for CUB's sort of the whole side (a packed copy and
+ * CUB's double buffer: W4's SMJ-TR peak 5.93 GB)? GJ_JOIN_MSD_HOT=off:
+ * CUB's, as before (A/B runs). */
+static bool msd_hot_on(void)
+{
+    const char *e = getenv("GJ_JOIN_MSD_HOT");
+    return !(e && strcmp(e, "off") == 0);
+}
+
+/* msd_sort's hot partitions, in place (skew: partitions of more than
+ * `large` rows, which no block sorts; S's split pair, so the values are two
+ * 4-byte columns lo and hi): each is partitioned stably around a pivot, the
+ * most frequent of 32 keys spread over it (gjj::hot_pivot_kernel), into its
+ * rows below, equal to and above the pivot: copied out to a scratch tile by
+ * tile, counted, and scattered back in place from the tiles' prefix sums
+ * (taken here, on the host: a round's few thousand tiles). The equal rows
+ * need no sort. A hot partition is mostly one key (a partition's GJ_MSD_AVG
+ * background rows against a hot key's thousands), so what is left below and
+ * above it is mostly within `large` rows, and one block sort in place takes
+ * all of those; larger ones go round again, at most ROUNDS rounds, and what
+ * is still over `large` then comes back in *left (nleft first rows, then
+ * nleft ends: device memory, the caller's) for CUB's segmented sort. The
+ * scratch holds at most half the rows (or the largest partition), no more
+ * than the partition's halves held before. Zipf 1.0 over 2^27 rows (W4): a
+ * round moves the hot half of S's rows twice (H100: bench/RESULTS.md,
+ * session 25). */
+template <typename K>
+int msd_hot(Job *j, K *k, uint32_t *lo, uint32_t *hi, const uint32_t *dstart, uint32_t P, u64 n, int hb,
+            uint32_t large, uint32_t **left, uint32_t *nleft)
+{
+    enum { ROUNDS = 4, T = gjj::HOT_TILE };
+    int rc = GJ_OK, dev = 0, sms = 0;
+    const u64 segcap = n / large + 1, subcap = 2 * ROUNDS * segcap;
+    uint32_t *hs = NULL, *cur = NULL, *next = NULL, *sub = NULL, *hseg = NULL, *hbase = NULL, *dsub = NULL;
+    uint32_t *dseg = NULL, *dcnt = NULL, *dbase = NULL, *xlo = NULL, *xhi = NULL, ncur = 0, nsub = 0;
+    K *xk = NULL, *piv = NULL;
+    u64 hot = 0, maxm = 0, cap = 0, *dn = NULL;
+    *left = NULL;
+    *nleft = 0;
+    hs = (uint32_t *)malloc((P + 1) * 4);
+    cur = (uint32_t *)malloc(segcap * 8);
+    next = (uint32_t *)malloc(segcap * 8);
+    sub = (uint32_t *)malloc(subcap * 12);
+    if (!hs || !cur || !next || !sub) {
+        rc = gj_seterr(j->ctx, GJ_ERR_INFEASIBLE, "msd_hot: host memory for %llu segments", (unsigned long long)segcap);
+        goto done;
+    }
+    JCUDA(cudaMemcpyAsync(hs, dstart, (P + 1) * 4, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaStreamSynchronize(j->mem.s));
+    for (uint32_t p = 0; p < P; p++) { /* cur: (first row, rows) pairs */
+        const uint32_t m = hs[p + 1] - hs[p];
+        if (m <= large) continue;
+        cur[2 * ncur] = hs[p];
+        cur[2 * ncur++ + 1] = m;
+        hot += m;
+        maxm = m > maxm ? m : maxm;
+    }
+    cap = hot < n / 2 ? hot : n / 2;
+    cap = cap > maxm ? cap : maxm;
+    JCUDA(mem_alloc(&j->mem, (void **)&xk, cap * sizeof(K)));
+    JCUDA(mem_alloc(&j->mem, (void **)&xlo, cap * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&xhi, cap * 4));
+    for (int round = 0; round < ROUNDS && ncur; round++) {
+        uint32_t nnext = 0;
+        for (uint32_t s0 = 0, s1 = 0; s0 < ncur; s0 = s1) {
+            /* a batch: segments [s0, s1) within the scratch */
+            u64 rows = 0, nt = 0;
+            while (s1 < ncur && (s1 == s0 || rows + cur[2 * s1 + 1] <= cap)) {
+                rows += cur[2 * s1 + 1];
+                nt += (cur[2 * s1 + 1] + T - 1) / T;
+                s1++;
+            }
+            const uint32_t ns = s1 - s0;
+            /* seg: firsts, rows, scratch firsts (ns each); tile: segments, first rows in them (nt each) */
+            hseg = (uint32_t *)malloc((3 * ns + 2 * nt) * 4);
+            hbase = (uint32_t *)malloc(3 * nt * 4);
+            if (!hseg || !hbase) {
+                rc = gj_seterr(j->ctx, GJ_ERR_INFEASIBLE, "msd_hot: host memory for %llu tiles",
+                               (unsigned long long)nt);
+                goto done;
+            }
+            uint32_t *tile = hseg + 3 * ns, t = 0, off = 0;
+            for (uint32_t s = 0; s < ns; s++) {
+                const uint32_t m = cur[2 * (s0 + s) + 1];
+                hseg[s] = cur[2 * (s0 + s)];
+                hseg[ns + s] = m;
+                hseg[2 * ns + s] = off;
+                off += m;
+                for (uint32_t r = 0; r < m; r += T, t++) {
+                    tile[t] = s;
+                    tile[nt + t] = r;
+                }
+            }
+            JCUDA(mem_alloc(&j->mem, (void **)&dseg, (3 * ns + 2 * nt) * 4));
+            JCUDA(mem_alloc(&j->mem, (void **)&dcnt, nt * 4));
+            JCUDA(mem_alloc(&j->mem, (void **)&dbase, 3 * nt * 4));
+            JCUDA(mem_alloc(&j->mem, (void **)&piv, ns * sizeof(K)));
+            JCUDA(cudaMemcpyAsync(dseg, hseg, (3 * ns + 2 * nt) * 4, cudaMemcpyHostToDevice, j->mem.s));
+            gjj::hot_pivot_kernel<K><<<(unsigned)(((u64)ns * 32 + 255) / 256), 256, 0, j->mem.s>>>(k, dseg, ns, piv);
+            JLAUNCHED();
+            gjj::hot_copy_kernel<K><<<(unsigned)nt, gjj::HOT_THREADS, 0, j->mem.s>>>(
+                k, lo, hi, dseg, ns, dseg + 3 * ns, (uint32_t)nt, piv, xk, xlo, xhi, dcnt);
+            JLAUNCHED();
+            JCUDA(cudaMemcpyAsync(hbase, dcnt, nt * 4, cudaMemcpyDeviceToHost, j->mem.s));
+            JCUDA(cudaStreamSynchronize(j->mem.s));
+            /* each segment's below | equal | above, each in tile order; the
+             * parts below and above to the block sort or the next round */
+            t = 0;
+            for (uint32_t s = 0; s < ns; s++) {
+                const uint32_t b = hseg[s], m = hseg[ns + s], t0 = t;
+                uint32_t lt = 0, eq = 0;
+                for (uint32_t r = 0; r < m; r += T, t++) {
+                    lt += hbase[t] & 0xffff;
+                    eq += hbase[t] >> 16;
+                }
+                uint32_t at[3] = {b, b + lt, b + lt + eq};
+                for (uint32_t u = t0, r = 0; u < t; u++, r += T) {
+                    const uint32_t c = hbase[u], rows_u = m - r < T ? m - r : T;
+                    const uint32_t l = c & 0xffff, e = c >> 16;
+                    hbase[u] = at[0];
+                    hbase[nt + u] = at[1];
+                    hbase[2 * nt + u] = at[2];
+                    at[0] += l;
+                    at[1] += e;
+                    at[2] += rows_u - l - e;
+                }
+                const uint32_t part[2][2] = {{b, lt}, {b + lt + eq, m - lt - eq}};
+                for (int q = 0; q < 2; q++) {
+                    if (part[q][1] > large) {
+                        next[2 * nnext] = part[q][0];
+                        next[2 * nnext++ + 1] = part[q][1];
+                    } else if (part[q][1] > 1) {
+                        sub[2 * nsub] = part[q][0];
+                        sub[2 * nsub++ + 1] = part[q][0] + part[q][1];
+                    }
+                }
+            }
+            JCUDA(cudaMemcpyAsync(dbase, hbase, 3 * nt * 4, cudaMemcpyHostToDevice, j->mem.s));
+            gjj::hot_scatter_kernel<K><<<(unsigned)nt, gjj::HOT_THREADS, 0, j->mem.s>>>(
+                xk, xlo, xhi, dseg, ns, dseg + 3 * ns, (uint32_t)nt, piv, dbase, k, lo, hi);
+            JLAUNCHED();
+            mem_free(&j->mem, piv);
+            mem_free(&j->mem, dbase);
+            mem_free(&j->mem, dcnt);
+            mem_free(&j->mem, dseg);
+            piv = NULL;
+            dbase = dcnt = dseg = NULL;
+            free(hbase);
+            free(hseg);
+            hbase = hseg = NULL;
+        }
+        uint32_t *w = cur;
+        cur = next;
+        next = w;
+        ncur = nnext;
+    }
+    mem_free(&j->mem, xhi);
+    mem_free(&j->mem, xlo);
+    mem_free(&j->mem, xk);
+    xk = NULL;
+    xlo = xhi = NULL;
+    if (nsub) { /* the parts within `large` rows: one block sort in place, their (first, end) pairs as starts */
+        uint32_t *list = sub + 2 * nsub;
+        const u64 cnt = nsub;
+        for (uint32_t i = 0; i < nsub; i++) list[i] = 2 * i;
+        JCUDA(cudaGetDevice(&dev));
+        JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        JCUDA(mem_alloc(&j->mem, (void **)&dsub, (u64)nsub * 12 + 16));
+        JCUDA(cudaMemcpyAsync(dsub, sub, (u64)nsub * 12, cudaMemcpyHostToDevice, j->mem.s));
+        dn = (u64 *)(dsub + 3 * nsub + (nsub & 1)); /* 8-byte aligned */
+        JCUDA(cudaMemcpyAsync(dn, &cnt, 8, cudaMemcpyHostToDevice, j->mem.s));
+        gjj::msd_block_sort_kernel<K, u64, 512, MsdPolicy::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(
+            k, (const u64 *)lo, hi, k, (u64 *)lo, hi, dsub, hb, dsub + 2 * nsub, dn);
+        JLAUNCHED();
+        JCUDA(cudaStreamSynchronize(j->mem.s)); /* cnt, on this stack, was copied */
+    }
+    if (ncur) { /* still over `large` after the rounds: CUB's */
+        uint32_t *firsts = next, *ends = next + ncur; /* next: 2 segcap entries */
+        for (uint32_t s = 0; s < ncur; s++) {
+            firsts[s] = cur[2 * s];
+            ends[s] = cur[2 * s] + cur[2 * s + 1];
+        }
+        JCUDA(mem_alloc(&j->mem, (void **)left, (u64)ncur * 8));
+        JCUDA(cudaMemcpyAsync(*left, next, (u64)ncur * 8, cudaMemcpyHostToDevice, j->mem.s));
+        *nleft = ncur;
+    }
+done:
+    mem_free(&j->mem, dsub);
+    mem_free(&j->mem, piv);
+    mem_free(&j->mem, dbase);
+    mem_free(&j->mem, dcnt);
+    mem_free(&j->mem, dseg);
+    mem_free(&j->mem, xhi);
+    mem_free(&j->mem, xlo);
+    mem_free(&j->mem, xk);
+    free(hbase);
+    free(hseg);
+    free(sub);
+    free(next);
+    free(cur);
+    free(hs);
+    return rc;
+}
+
 template <typename K, typename V, int MODE>
 int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, const uint32_t *vb, V *vout,
              u64 n, int end_bit, bool *done, uint32_t *vhi = NULL, bool halves = false)
@@ -621,15 +826,15 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     typedef MsdPolicy M;
     static_assert(sizeof(V) == 8, "measured faster than CUB's sort with 8-byte values only");
     int rc = GJ_OK, t = 0, hb = 0, dev = 0, sms = 0;
-    uint32_t P = 0, *hist = NULL, *start = NULL, *end = NULL, *list = NULL;
+    uint32_t P = 0, *hist = NULL, *start = NULL, *end = NULL, *list = NULL, *left = NULL, nseg = 0;
     u64 *stat = NULL, hs[3] = {0, 0, 0}, samples = 0, stride = 1;
     K *tk = NULL;
     V *tv = NULL, *pk = NULL, *dst = vout;
     /* the block sorts' source: the scratch pair, or the output in place */
     const K *sk = NULL;
     const V *sv = NULL;
-    const uint32_t *sh = NULL;
-    bool in_place = false;
+    const uint32_t *sh = NULL, *sb = NULL, *se = NULL; /* the segments CUB sorts: nseg firsts and ends */
+    bool in_place = false, hot = false;
     size_t need = 0;
     *done = false;
     if (!msd_may_take(j, n, end_bit)) goto done;
@@ -637,6 +842,7 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     hb = end_bit - t;
     P = 1u << t;
     in_place = msd_in_place(n, t, vhi, halves);
+    hot = in_place && msd_hot_on();
     samples = n < (u64)M::SAMPLES ? n : (u64)M::SAMPLES;
     stride = n / samples;
     JCUDA(mem_alloc(&j->mem, (void **)&stat, sizeof hs));
@@ -650,7 +856,7 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     JLAUNCHED();
     JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
-    if (hs[1] * stride > (u64)GJ_MSD_MAX_OVER || hs[0] * 4 > samples) goto done;
+    if (!hot && (hs[1] * stride > (u64)GJ_MSD_MAX_OVER || hs[0] * 4 > samples)) goto done;
 
     JCUDA(cudaGetDevice(&dev));
     JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -699,6 +905,17 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     JLAUNCHED();
     JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
+    sb = start;
+    se = end;
+    nseg = P;
+    if (hot && (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER)) { /* CUB's sort only where msd_hot leaves it */
+        if ((rc = msd_hot<K>(j, kout, (uint32_t *)vout, vhi, start, P, n, hb, M::LARGE, &left, &nseg)) != GJ_OK)
+            goto done;
+        sb = left;
+        se = left + nseg;
+        hs[0] = nseg;
+        hs[1] = 0;
+    }
     if (in_place && (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER)) {
         /* partitions left to CUB (skew: over LARGE rows), which sorts out
          * of a copy: the output's rows packed into a scratch pair */
@@ -721,22 +938,23 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     if (hs[1] > 2 * (u64)GJ_MSD_MAX_OVER) { /* the sample missed a hot partition */
         rc = sort_pairs<K, V>(j, tk, kout, tv, dst, n, 0, end_bit);
     } else if (hs[0]) {
-        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(NULL, need, tk, kout, tv, dst, (int)n, (int)P, start,
-                                                       end, 0, hb, j->mem.s));
+        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(NULL, need, tk, kout, tv, dst, (int)n, (int)nseg, sb,
+                                                       se, 0, hb, j->mem.s));
         if ((rc = tmp_ensure(j, need)) != GJ_OK) goto done;
         need = j->tmp_bytes;
-        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(j->tmp, need, tk, kout, tv, dst, (int)n, (int)P, start,
-                                                       end, 0, hb, j->mem.s));
+        JCUDA(cub::DeviceSegmentedRadixSort::SortPairs(j->tmp, need, tk, kout, tv, dst, (int)n, (int)nseg, sb,
+                                                       se, 0, hb, j->mem.s));
     }
     if (rc == GJ_OK && pk) { /* all rows after CUB's whole sort, else the segments it sorted */
         const bool all = hs[1] > 2 * (u64)GJ_MSD_MAX_OVER;
-        split_pairs_kernel<<<all ? grid_for(n, 256) : P, 256, 0, j->mem.s>>>(
-            (const unsigned long long *)pk, (uint32_t *)vout, vhi, n, all ? NULL : start, all ? NULL : end);
+        split_pairs_kernel<<<all ? grid_for(n, 256) : nseg, 256, 0, j->mem.s>>>(
+            (const unsigned long long *)pk, (uint32_t *)vout, vhi, n, all ? NULL : sb, all ? NULL : se);
         JLAUNCHED();
     }
     if (rc == GJ_OK) *done = true;
 done:
     mem_free(&j->mem, pk);
+    mem_free(&j->mem, left);
     mem_free(&j->mem, list);
     mem_free(&j->mem, end);
     mem_free(&j->mem, start);

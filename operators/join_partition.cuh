@@ -31,6 +31,7 @@
 #include <cub/block/block_radix_rank.cuh>
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
 #include <stdint.h>
 
 #include "operators/hash.cuh"
@@ -717,6 +718,113 @@ static __global__ void split_pairs_kernel(const unsigned long long *__restrict__
         const unsigned long long v = pk[i];
         lo[i] = (uint32_t)v;
         hi[i] = (uint32_t)(v >> 32);
+    }
+}
+
+/* ---- MSD sort's hot partitions (skew), in place (join_api.cu msd_hot):
+ * each is partitioned stably around a pivot key into the rows below, equal
+ * to and above it, through a scratch. A round's segments arrive as three
+ * arrays of ns (seg: first row, rows, first scratch row) and its tiles of
+ * HOT_TILE rows as two of nt (tile: segment, first row in it). */
+enum { HOT_THREADS = 256, HOT_ITEMS = 8, HOT_TILE = HOT_THREADS * HOT_ITEMS };
+
+/* a segment's pivot: the most frequent of 32 keys spread over it (a hot
+ * partition is mostly its hot key; ties to the lowest lane), a warp a
+ * segment */
+template <typename K>
+__global__ void hot_pivot_kernel(const K *__restrict__ k, const uint32_t *__restrict__ seg, uint32_t ns,
+                                 K *__restrict__ piv)
+{
+    const uint32_t s = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+    if (s >= ns) return; /* whole warps */
+    const K key = k[seg[s] + (uint32_t)((unsigned long long)seg[ns + s] * lane / 32)];
+    int c = __popc(__match_any_sync(~0u, key)), l = (int)lane;
+    for (int o = 16; o; o >>= 1) {
+        const int oc = __shfl_xor_sync(~0u, c, o), ol = __shfl_xor_sync(~0u, l, o);
+        if (oc > c || (oc == c && ol < l)) {
+            c = oc;
+            l = ol;
+        }
+    }
+    if ((int)lane == l) piv[s] = key;
+}
+
+/* a tile's rows copied to the scratch (keys, low and high value halves),
+ * cnt[t] = rows below the pivot + (rows equal to it << 16) */
+template <typename K>
+__global__ __launch_bounds__(HOT_THREADS) void hot_copy_kernel(
+    const K *__restrict__ k, const uint32_t *__restrict__ lo, const uint32_t *__restrict__ hi,
+    const uint32_t *__restrict__ seg, uint32_t ns, const uint32_t *__restrict__ tile, uint32_t nt,
+    const K *__restrict__ piv, K *__restrict__ xk, uint32_t *__restrict__ xlo, uint32_t *__restrict__ xhi,
+    uint32_t *__restrict__ cnt)
+{
+    typedef cub::BlockReduce<uint32_t, HOT_THREADS> BR;
+    __shared__ typename BR::TempStorage tmp;
+    const uint32_t t = blockIdx.x, s = tile[t], r0 = tile[nt + t];
+    const uint32_t b = seg[s] + r0, x = seg[2 * ns + s] + r0, m = seg[ns + s] - r0;
+    const uint32_t rows = m < HOT_TILE ? m : HOT_TILE;
+    const K p = piv[s];
+    uint32_t c = 0;
+    for (uint32_t r = threadIdx.x; r < rows; r += HOT_THREADS) {
+        const K key = k[b + r];
+        xk[x + r] = key;
+        xlo[x + r] = lo[b + r];
+        xhi[x + r] = hi[b + r];
+        c += key < p ? 1u : key == p ? 1u << 16 : 0u;
+    }
+    c = BR(tmp).Sum(c);
+    if (threadIdx.x == 0) cnt[t] = c;
+}
+
+/* a tile's rows from the scratch back in place, stably by class: below the
+ * pivot from base[t], equal from base[nt + t], above from base[2 nt + t]
+ * (msd_hot's prefix sums of cnt); ranked in blocked order, gathered by
+ * class in shared memory, then stored coalesced */
+template <typename K>
+__global__ __launch_bounds__(HOT_THREADS) void hot_scatter_kernel(
+    const K *__restrict__ xk, const uint32_t *__restrict__ xlo, const uint32_t *__restrict__ xhi,
+    const uint32_t *__restrict__ seg, uint32_t ns, const uint32_t *__restrict__ tile, uint32_t nt,
+    const K *__restrict__ piv, const uint32_t *__restrict__ base, K *__restrict__ k, uint32_t *__restrict__ lo,
+    uint32_t *__restrict__ hi)
+{
+    typedef cub::BlockScan<uint32_t, HOT_THREADS> Scan;
+    __shared__ typename Scan::TempStorage tmp;
+    __shared__ K sk[HOT_TILE];
+    __shared__ uint32_t slo[HOT_TILE], shi[HOT_TILE];
+    const uint32_t t = blockIdx.x, s = tile[t], r0 = tile[nt + t];
+    const uint32_t x = seg[2 * ns + s] + r0, m = seg[ns + s] - r0;
+    const uint32_t rows = m < HOT_TILE ? m : HOT_TILE, first = threadIdx.x * HOT_ITEMS;
+    const K p = piv[s];
+    K key[HOT_ITEMS];
+    uint32_t cls[HOT_ITEMS], c = 0, pre = 0, all = 0;
+#pragma unroll
+    for (int i = 0; i < HOT_ITEMS; i++) {
+        cls[i] = 3; /* past the tile */
+        if (first + i < rows) {
+            key[i] = xk[x + first + i];
+            cls[i] = key[i] < p ? 0 : key[i] == p ? 1 : 2;
+            c += cls[i] == 0 ? 1u : cls[i] == 1 ? 1u << 16 : 0u;
+        }
+    }
+    Scan(tmp).ExclusiveSum(c, pre, all);
+    const uint32_t lt = all & 0xffff, eq = all >> 16;
+    /* this thread's next slot of each class in the tile's class order */
+    uint32_t at[3] = {pre & 0xffff, lt + (pre >> 16), 0};
+    at[2] = lt + eq + (first < rows ? first : rows) - (pre & 0xffff) - (pre >> 16);
+#pragma unroll
+    for (int i = 0; i < HOT_ITEMS; i++) {
+        if (cls[i] == 3) continue;
+        const uint32_t d = at[cls[i]]++;
+        sk[d] = key[i];
+        slo[d] = xlo[x + first + i];
+        shi[d] = xhi[x + first + i];
+    }
+    __syncthreads();
+    for (uint32_t r = threadIdx.x; r < rows; r += HOT_THREADS) {
+        const uint32_t d = r < lt ? base[t] + r : r < lt + eq ? base[nt + t] + (r - lt) : base[2 * nt + t] + (r - lt - eq);
+        k[d] = sk[r];
+        lo[d] = slo[r];
+        hi[d] = shi[r];
     }
 }
 

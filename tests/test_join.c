@@ -685,6 +685,104 @@ static void test_gpu_msd_in_place_peak(void **state)
     gj_ctx_free(ctx);
 }
 
+/* S's keys for the MSD sort's hot partitions (operators/join_api.cu
+ * msd_hot), every S row matching one of R's 2^20 keys (R: a shuffled
+ * 0..2^20 - 1 plus off; keys of 20 bits, so partitions of 2048 keys on the
+ * top 9 bits, about 2048 rows each): kind 0 a Zipf-like skew, half the rows
+ * on 40 hot keys drawn towards the first, the keys in pairs of neighbours
+ * (two hot keys in one partition: the one left beside the pivot goes round
+ * again); kind 1 three keys of a quarter of the rows each (more hot rows
+ * than the scratch's half: two batches); kind 2 forty keys of about 3000
+ * rows in one partition (each under LARGE, any two over it: a round takes
+ * one key a part, so four rounds leave at least 25, and CUB's segmented
+ * sort sorts what is left). */
+static void msd_hot_tables(gj_dtable *r, gj_dtable *s, int kind, int kw, uint64_t off)
+{
+    const uint64_t nr = 1ULL << 20, ns = (1ULL << 20) + 3;
+    pkfk_tables(r, s, nr, ns, 1, kw, 2, 2, W4, off);
+    for (uint64_t i = 0; i < ns; i++) {
+        uint64_t k = rnd() % nr;
+        if (kind == 0 && rnd() % 2) {
+            const uint64_t rank = rnd() % (rnd() % 40 + 1);
+            k = 1000 + 40000 * (rank / 2) + rank % 2;
+        }
+        if (kind == 1 && rnd() % 4 != 0) k = 300000 * (1 + rnd() % 3);
+        if (kind == 2 && rnd() % 1024 < 117) k = 524288 + 7 + 50 * (rnd() % 40);
+        hset(&s->key, i, k + off);
+    }
+}
+
+/* SMJ-TR's MSD sort through halves with hot partitions (GJ_JOIN_MSD=force,
+ * GJ_JOIN_PART_HALF=force; check_all's SMJ-TR run with the MSD sort): each
+ * kind of msd_hot_tables against the reference, 4-byte keys and 8-byte
+ * keys with high bits set */
+static void test_gpu_msd_hot(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 67;
+    assert_int_equal(setenv("GJ_JOIN_PART_HALF", "force", 1), 0);
+    for (int kind = 0; kind < 4; kind++) {
+        gj_dtable hr, hs;
+        msd_hot_tables(&hr, &hs, kind % 3, kind == 3 ? 8 : 4, kind == 3 ? 1ULL << 40 : 0);
+        check_all(&hr, &hs, hs.rows);
+        gj_htable_free(&hr);
+        gj_htable_free(&hs);
+    }
+    unsetenv("GJ_JOIN_PART_HALF");
+}
+
+/* That hot partitions keep the MSD sort's memory: SMJ-TR's peak on kind 0
+ * (half of S's rows in hot partitions; the sample sees them, so with
+ * GJ_JOIN_MSD_HOT=off the MSD sort declines and CUB's sort takes S with a
+ * packed copy and its double buffer) must fall by at least 10 bytes an S
+ * row (about 14: 8 for the packed copy and 12 for CUB's, against msd_hot's
+ * scratch of at most half the rows, 6), both outputs equal to the
+ * reference's. */
+static void test_gpu_msd_hot_peak(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    rng_state = 71;
+    gj_dtable hr, hs, dr, ds;
+    gj_join_out ref;
+    gj_ctx *ctx = NULL;
+    uint64_t peak[2] = {0, 0};
+    msd_hot_tables(&hr, &hs, 0, 4, 0);
+    assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
+    upload(&hr, &dr);
+    upload(&hs, &ds);
+    assert_int_equal(gj_join_reference(&hr, &hs, &ref, ctx), GJ_OK);
+    assert_int_equal(setenv("GJ_JOIN_MSD", "force", 1), 0);
+    assert_int_equal(setenv("GJ_JOIN_PART_HALF", "force", 1), 0);
+    for (int hot = 0; hot < 2; hot++) {
+        gj_join_out out, hout;
+        gj_timing t;
+        int eq = 0;
+        if (hot) unsetenv("GJ_JOIN_MSD_HOT");
+        else assert_int_equal(setenv("GJ_JOIN_MSD_HOT", "off", 1), 0);
+        assert_int_equal(gj_join_exec(GJ_IMPL_SMJ_TR, &dr, &ds, NULL, &out, &t, ctx), GJ_OK);
+        assert_int_equal(gj_join_out_download(&out, &hout, ctx), GJ_OK);
+        assert_int_equal(gj_join_compare(&hout, &ref, &eq, ctx), GJ_OK);
+        assert_true(eq);
+        peak[hot] = t.peak_bytes;
+        gj_join_out_free_host(&hout);
+        gj_join_out_free(&out);
+    }
+    unsetenv("GJ_JOIN_MSD");
+    unsetenv("GJ_JOIN_PART_HALF");
+    unsetenv("GJ_JOIN_MSD_HOT");
+    if (!(peak[1] + 10 * hs.rows <= peak[0]))
+        fail_msg("SMJ-TR's peak %llu bytes through msd_hot, %llu with CUB's sort: not 10 bytes an S row less",
+                 (unsigned long long)peak[1], (unsigned long long)peak[0]);
+    gj_join_out_free_host(&ref);
+    gj_dtable_free(&dr);
+    gj_dtable_free(&ds);
+    gj_htable_free(&hr);
+    gj_htable_free(&hs);
+    gj_ctx_free(ctx);
+}
+
 /* A probe side spread thinly over a large build side, where SMJ's threads
  * gallop between their S rows (operators/join_kernels.cuh gallop): gaps of
  * about 256 R rows (2^20 x 4096, as the validation grid's join-small-probe),
@@ -1134,6 +1232,8 @@ int main(void)
         cmocka_unit_test(test_gpu_sides_in_order),
         cmocka_unit_test(test_gpu_smj_msd_paths),
         cmocka_unit_test(test_gpu_msd_in_place_peak),
+        cmocka_unit_test(test_gpu_msd_hot),
+        cmocka_unit_test(test_gpu_msd_hot_peak),
         cmocka_unit_test(test_gpu_many_to_many),
         cmocka_unit_test(test_gpu_wide_keys_and_payloads),
         cmocka_unit_test(test_gpu_match_ratio_zero),
