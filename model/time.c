@@ -130,6 +130,7 @@ typedef struct {
     int phase;
     double best_term;
     int kernels, allocs, syncs;
+    double zipf, zdom; /* a join's S keys: Zipf(zipf) over zdom keys (msd_hot_rows) */
 } acc;
 
 static void overheads(acc *a);
@@ -437,31 +438,57 @@ static int gftr_group_bytes(int p, int pb, int i)
 /* the packed pairs among those groups */
 static int gftr_pairs(int p, int pb) { return pb == 4 ? p / 2 : 0; }
 
+/* Does a GFTR group's own partition of `pbits` bits (the whole partition,
+ * or the MSD sort's on its top bits) go through a scratch of half its rows
+ * (operators/join_api.cu part_halves: S's packed pairs, two passes,
+ * GJ_PART_HALF_MIN_ROWS rows or more)? */
+static int s_halves(int s, int pair, int pbits, double n)
+{
+    return s && pair && pbits > 8 && n >= GJ_PART_HALF_MIN_ROWS;
+}
+
 /* Top key bits SMJ's MSD sort partitions n rows on (operators/join_api.cu
  * msd_sort), or 0 where it declines and CUB sorts: values of 8 bytes, more
  * than GJ_PART_MAX_BITS key bits, at least GJ_MSD_MIN_ROWS rows, at most
  * GJ_MSD_MAX_AVG rows a partition and GJ_MSD_MAX_LOW bits below the
  * partition's, and no key with more than GJ_MSD_MAX_OVER rows (hot: the
- * rows of the most frequent key). */
-static int msd_bits(double n, int vb, int kbits, double hot)
+ * rows of the most frequent key) unless the sort runs in place through
+ * halves (S's packed pairs, s: msd_in_place), where msd_hot takes hot
+ * partitions. */
+static int msd_bits(double n, int vb, int kbits, double hot, int s)
 {
     int t = 1;
     if (vb != 8 || kbits <= GJ_PART_MAX_BITS || n < GJ_MSD_MIN_ROWS ||
-        n > ldexp(GJ_MSD_MAX_AVG + 1, GJ_PART_MAX_BITS) || hot > GJ_MSD_MAX_OVER)
+        n > ldexp(GJ_MSD_MAX_AVG + 1, GJ_PART_MAX_BITS))
         return 0;
     while (t < GJ_PART_MAX_BITS && n > ldexp(GJ_MSD_AVG + 1, t)) t++;
+    if (hot > GJ_MSD_MAX_OVER && !s_halves(s, 1, t, n)) return 0;
     return kbits - t <= GJ_MSD_MAX_LOW ? t : 0;
+}
+
+/* Rows in the MSD sort's partitions of more than GJ_MSD_LARGE rows (hot:
+ * msd_hot moves them out to a scratch and back) among n rows on t top bits
+ * whose keys follow Zipf(z) over dom keys: a key of rank r, n / (r^z H)
+ * rows, makes its partition hot where it adds more than GJ_MSD_LARGE less
+ * a partition's n / 2^t to it. */
+static double msd_hot_rows(double n, int t, double z, double dom)
+{
+    const double avg = ldexp(n, -t), over = GJ_MSD_LARGE - avg;
+    if (!(z > 0) || t <= 0 || dom < 1) return 0;
+    if (over <= 0) return n;
+    const double H = gj_harmonic(dom, z), r = fmin(dom, floor(pow(n / (H * over), 1 / z)));
+    return r < 1 ? 0 : fmin(n, n * gj_harmonic(r, z) / H + r * avg);
 }
 
 /* How transform_cols sorts one GFTR group of n rows with vb value bytes
  * on b bits (PHJ's partition bits, SMJ's key bits): a packed pair by the
  * operators' own partition when b is at most 16; SMJ's MSD sort when
  * msd_bits takes the group (*t: its top bits); else CUB's radix sort, of a
- * pair packed first. hot: the rows of the most frequent key. */
+ * pair packed first. hot: the rows of the most frequent key; s: S's group. */
 enum { GROUP_OWN, GROUP_MSD, GROUP_CUB };
-static int gftr_sort(gj_impl impl, double n, int pb, int vb, int b, int kbits, double hot, int *t)
+static int gftr_sort(gj_impl impl, double n, int pb, int vb, int b, int kbits, double hot, int s, int *t)
 {
-    *t = impl == GJ_IMPL_SMJ_TR ? msd_bits(n, vb, kbits, hot) : 0;
+    *t = impl == GJ_IMPL_SMJ_TR ? msd_bits(n, vb, kbits, hot, s && pb == 4) : 0;
     if (pb == 4 && vb == 8 && b >= 1 && b <= GJ_PART_MAX_BITS) return GROUP_OWN;
     return *t ? GROUP_MSD : GROUP_CUB;
 }
@@ -483,16 +510,7 @@ static int gfur_pairs(int dense, int transformed, double n, double M, int p, int
 static int s_split_pairs(gj_impl impl, double S, int pb, int ps, int b, int kbits, double hot)
 {
     int t = 0;
-    return gftr_sort(impl, S, pb, 8, b, kbits, hot, &t) != GROUP_CUB ? gftr_pairs(ps, pb) : 0;
-}
-
-/* Does a GFTR group's own partition of `pbits` bits (the whole partition,
- * or the MSD sort's on its top bits) go through a scratch of half its rows
- * (operators/join_api.cu part_halves: S's packed pairs, two passes,
- * GJ_PART_HALF_MIN_ROWS rows or more)? */
-static int s_halves(int s, int pair, int pbits, double n)
-{
-    return s && pair && pbits > 8 && n >= GJ_PART_HALF_MIN_ROWS;
+    return gftr_sort(impl, S, pb, 8, b, kbits, hot, 1, &t) != GROUP_CUB ? gftr_pairs(ps, pb) : 0;
 }
 
 /* One GFTR group's time (gftr_sort's choice): the MSD sort is the
@@ -506,7 +524,7 @@ static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb,
     const int pair = pb == 4 && vb == 8;
     const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
     int t = 0;
-    const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, &t);
+    const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, s, &t);
     if (how == GROUP_OWN || how == GROUP_MSD) {
         const int pbits = how == GROUP_MSD ? t : b;
         const double before = a->e->term_ms[GJ_TERM_PARTITION];
@@ -515,6 +533,9 @@ static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb,
             term(a, GJ_TERM_PARTITION, "the halves' first pass and read-back (S's scratch of half its rows)",
                  (GJ_PART_HALF_COST - 1) * (a->e->term_ms[GJ_TERM_PARTITION] - before) / 1e3, 0);
         if (how == GROUP_MSD) partition(a, "sort each partition in shared memory", n, kb, 8, 8, 1, 0);
+        if (how == GROUP_MSD && s_halves(s, pair, pbits, n)) /* msd_hot: out to a scratch, back by class */
+            seq(a, "hot partitions out to a scratch and back around their pivots",
+                msd_hot_rows(n, pbits, a->zipf, a->zdom) * 4.0 * (kb + 8));
         return;
     }
     if (pair) seq(a, "pack a payload pair", n * 16.0);
@@ -598,7 +619,7 @@ static void ms_group(memsim *m, gj_impl impl, double n, int kb, int pb, int vb, 
     const int pair = pb == 4 && vb == 8;
     const int b = impl == GJ_IMPL_SMJ_TR ? kbits : bits;
     int t = 0;
-    const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, &t);
+    const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, half > 0, &t);
     ms_alloc(m, n * vb);
     if (how == GROUP_OWN || how == GROUP_MSD) {
         /* the own partition into the group's column (the MSD sort's on its
@@ -775,12 +796,20 @@ static void host_side(acc *a, gj_impl impl, double n, int pb, int p, int gftr, i
     for (int i = g0, vb; i < g1 && (vb = gftr_group_bytes(p, pb, i)) > 0; i++) {
         const int pair = pb == 4 && vb == 8;
         int t = 0;
-        const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, &t);
+        const int how = gftr_sort(impl, n, pb, vb, b, kbits, hot, s, &t);
         a->allocs += 1 + (s && pair && how == GROUP_OWN); /* the group's column(s) */
         if (how == GROUP_MSD) {
             a->allocs += 8;
             a->kernels += 4 + 2 * 4 + 5;
             a->syncs += 2;
+            if (s_halves(s, pair, t, n) && msd_hot_rows(n, t, a->zipf, a->zdom) > 0) {
+                /* msd_hot, a round of one batch: the starts read back, the
+                 * pivots, the copy, the counts read back, the bases, the
+                 * scatter; then the block sort of what is left, its lists */
+                a->allocs += 8;
+                a->kernels += 10;
+                a->syncs += 3;
+            }
         } else if (how == GROUP_OWN) {
             const int passes = (b + 7) / 8;
             a->allocs += 1 + (passes > 1 ? 2 : 0);
@@ -934,6 +963,8 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     const double dom = w->out_rows ? fmax(1, floor(R * S / M)) : R;
     const double hot_r = fmax(1, R / dom);
     const double hot_s = w->zipf > 0 ? S / gj_harmonic(R, w->zipf) : fmax(1, S / dom);
+    a->zipf = w->zipf;
+    a->zdom = R;
 
     /* NPHJ (cuDF-style): R into a global table of 2^ceil(log2 2|R|) slots
      * (operators/join_api.cu run_nphj: a key and its id in one slot of 2 kb

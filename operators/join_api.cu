@@ -549,8 +549,8 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
  *      SMALL-row tiles, one block a partition, then LARGE-row tiles for
  *      the larger ones (a list, so no empty blocks: 2^16 of them took 0.14
  *      ms; 2 blocks of 512 threads an SM);
- *   3. partitions of more than LARGE rows (skew) by CUB's segmented sort,
- *      a block each.
+ *   3. partitions of more than LARGE rows (skew): in place, msd_hot;
+ *      else (and what msd_hot leaves) CUB's segmented sort, a block each.
  * That is one read and write more than the two partition passes, where
  * CUB's radix sort makes ceil(end_bit / 8) passes of a read and a write
  * (27 bits: 4). H200, 2026-11-22, W1 (2^27 rows a side, 27 bits), SMJ-TR's
@@ -564,7 +564,8 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
  * keys predicts a partition of more than GJ_MSD_MAX_OVER rows (one block
  * would sort it alone: hot keys) or a quarter of the rows in partitions
  * over 2 LARGE (not LARGE: the sample's noise put 37% of W2's R rows, in
- * partitions of exactly LARGE rows, over it). If the exact sizes still hold
+ * partitions of exactly LARGE rows, over it), except in place, where
+ * msd_hot takes hot partitions (msd_hot_on). If the exact sizes still hold
  * a partition over 2 GJ_MSD_MAX_OVER, CUB's radix sort sorts the
  * partitioned pairs. The first pass makes the values (MODE), so no packed
  * copy is written first. vhi (not NULL): the values leave split, their
@@ -575,7 +576,8 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
  * it off (A/B runs); =force takes inputs below GJ_MSD_MIN_ROWS too
  * (tests). */
 struct MsdPolicy {
-    enum { SMALL = 256 * 10, LARGE = 256 * 16, SAMPLES = 1 << 18 };
+    enum { SMALL = 256 * 10, LARGE = GJ_MSD_LARGE, SAMPLES = 1 << 18 };
+    static_assert(LARGE % 512 == 0, "the larger tile: 512 threads");
 };
 
 /* the MSD partition's bits: the fewest (at most GJ_PART_MAX_BITS) that

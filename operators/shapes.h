@@ -351,11 +351,15 @@ static inline int gj_phj_sparse_takes(double r, double s, double m, int sms, int
  * one block on the at most GJ_MSD_MAX_LOW bits below, 4 bits a pass (timed
  * with up to 12, W2's 28-bit build keys; more low bits keep CUB's sort); CUB's
  * radix sort when a sample of the keys
- * predicts a partition of more than GJ_MSD_MAX_OVER rows (hot keys). */
+ * predicts a partition of more than GJ_MSD_MAX_OVER rows (hot keys), except
+ * where the sort runs in place (S's pair through halves: msd_hot). */
 #define GJ_MSD_MIN_ROWS (1 << 23)
 #define GJ_MSD_AVG 2048
 #define GJ_MSD_MAX_AVG 3072
 #define GJ_MSD_MAX_LOW 16
 #define GJ_MSD_MAX_OVER (1 << 18)
+/* the MSD sort's larger block-sort tile (512 threads x 8 rows): partitions
+ * of more rows are hot, msd_hot's (skew) */
+#define GJ_MSD_LARGE 4096
 
 #endif
