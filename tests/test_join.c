@@ -619,12 +619,53 @@ static void test_gpu_smj_msd_paths(void **state)
     /* S's MSD partition through a scratch of half its rows (by default from
      * 2^25 rows), into the output where each partition is then sorted in
      * place: S's pair split, odd sizes, 4- and 8-byte keys (high bits
-     * set); and hot keys, whose partitions CUB sorts out of a packed copy */
+     * set); and hot keys, whose partitions msd_hot takes there (more in
+     * test_gpu_msd_hot) */
     assert_int_equal(setenv("GJ_JOIN_PART_HALF", "force", 1), 0);
     pkfk_case((1ULL << 20) + 3, (1ULL << 20) + 7, 1, 4, 2, 2, W4, 0);
     pkfk_case((1ULL << 20) + 9, (1ULL << 20) + 1, 1, 8, 2, 2, W4, 1ULL << 40);
     msd_skew_case(0);
     unsetenv("GJ_JOIN_PART_HALF");
+}
+
+/* SMJ-TR's peak (gj_timing.peak_bytes) on hr, hs with the MSD sort and the
+ * halves forced (GJ_JOIN_MSD=force, GJ_JOIN_PART_HALF=force): peak[0] with
+ * the switch env=off, peak[1] without it; both outputs must equal the
+ * reference's. Frees hr and hs. */
+static void smj_tr_peaks(gj_dtable *hr, gj_dtable *hs, const char *env, uint64_t peak[2])
+{
+    gj_dtable dr, ds;
+    gj_join_out ref;
+    gj_ctx *ctx = NULL;
+    assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
+    upload(hr, &dr);
+    upload(hs, &ds);
+    assert_int_equal(gj_join_reference(hr, hs, &ref, ctx), GJ_OK);
+    assert_int_equal(setenv("GJ_JOIN_MSD", "force", 1), 0);
+    assert_int_equal(setenv("GJ_JOIN_PART_HALF", "force", 1), 0);
+    for (int on = 0; on < 2; on++) {
+        gj_join_out out, hout;
+        gj_timing t;
+        int eq = 0;
+        if (on) unsetenv(env);
+        else assert_int_equal(setenv(env, "off", 1), 0);
+        assert_int_equal(gj_join_exec(GJ_IMPL_SMJ_TR, &dr, &ds, NULL, &out, &t, ctx), GJ_OK);
+        assert_int_equal(gj_join_out_download(&out, &hout, ctx), GJ_OK);
+        assert_int_equal(gj_join_compare(&hout, &ref, &eq, ctx), GJ_OK);
+        assert_true(eq);
+        peak[on] = t.peak_bytes;
+        gj_join_out_free_host(&hout);
+        gj_join_out_free(&out);
+    }
+    unsetenv("GJ_JOIN_MSD");
+    unsetenv("GJ_JOIN_PART_HALF");
+    unsetenv(env);
+    gj_join_out_free_host(&ref);
+    gj_dtable_free(&dr);
+    gj_dtable_free(&ds);
+    gj_htable_free(hr);
+    gj_htable_free(hs);
+    gj_ctx_free(ctx);
 }
 
 /* That the MSD sort of S's pair ran in place through halves, not only that
@@ -645,44 +686,14 @@ static void test_gpu_msd_in_place_peak(void **state)
     NEED_GPU();
     rng_state = 61;
     const uint64_t n = (1ULL << 20) + 5; /* S's rows */
-    gj_dtable hr, hs, dr, ds;
-    gj_join_out ref;
-    gj_ctx *ctx = NULL;
+    gj_dtable hr, hs;
     uint64_t peak[2] = {0, 0};
     pkfk_tables(&hr, &hs, 1ULL << 20, n, 1, 4, 2, 2, W4, 0);
     for (uint64_t i = 0; i < n; i++) hset(&hs.key, i, rnd() % (1ULL << 20));
-    assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
-    upload(&hr, &dr);
-    upload(&hs, &ds);
-    assert_int_equal(gj_join_reference(&hr, &hs, &ref, ctx), GJ_OK);
-    assert_int_equal(setenv("GJ_JOIN_MSD", "force", 1), 0);
-    assert_int_equal(setenv("GJ_JOIN_PART_HALF", "force", 1), 0);
-    for (int in_place = 0; in_place < 2; in_place++) {
-        gj_join_out out, hout;
-        gj_timing t;
-        int eq = 0;
-        if (in_place) unsetenv("GJ_JOIN_MSD_INPLACE");
-        else assert_int_equal(setenv("GJ_JOIN_MSD_INPLACE", "off", 1), 0);
-        assert_int_equal(gj_join_exec(GJ_IMPL_SMJ_TR, &dr, &ds, NULL, &out, &t, ctx), GJ_OK);
-        assert_int_equal(gj_join_out_download(&out, &hout, ctx), GJ_OK);
-        assert_int_equal(gj_join_compare(&hout, &ref, &eq, ctx), GJ_OK);
-        assert_true(eq);
-        peak[in_place] = t.peak_bytes;
-        gj_join_out_free_host(&hout);
-        gj_join_out_free(&out);
-    }
-    unsetenv("GJ_JOIN_MSD");
-    unsetenv("GJ_JOIN_PART_HALF");
-    unsetenv("GJ_JOIN_MSD_INPLACE");
+    smj_tr_peaks(&hr, &hs, "GJ_JOIN_MSD_INPLACE", peak);
     if (!(peak[1] + 5 * n <= peak[0] && peak[1] + 7 * n >= peak[0]))
         fail_msg("SMJ-TR's peak %llu bytes in place, %llu with the scratch pair: not about 6 bytes a row less",
                  (unsigned long long)peak[1], (unsigned long long)peak[0]);
-    gj_join_out_free_host(&ref);
-    gj_dtable_free(&dr);
-    gj_dtable_free(&ds);
-    gj_htable_free(&hr);
-    gj_htable_free(&hs);
-    gj_ctx_free(ctx);
 }
 
 /* S's keys for the MSD sort's hot partitions (operators/join_api.cu
@@ -744,43 +755,14 @@ static void test_gpu_msd_hot_peak(void **state)
     (void)state;
     NEED_GPU();
     rng_state = 71;
-    gj_dtable hr, hs, dr, ds;
-    gj_join_out ref;
-    gj_ctx *ctx = NULL;
+    gj_dtable hr, hs;
     uint64_t peak[2] = {0, 0};
     msd_hot_tables(&hr, &hs, 0, 4, 0);
-    assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
-    upload(&hr, &dr);
-    upload(&hs, &ds);
-    assert_int_equal(gj_join_reference(&hr, &hs, &ref, ctx), GJ_OK);
-    assert_int_equal(setenv("GJ_JOIN_MSD", "force", 1), 0);
-    assert_int_equal(setenv("GJ_JOIN_PART_HALF", "force", 1), 0);
-    for (int hot = 0; hot < 2; hot++) {
-        gj_join_out out, hout;
-        gj_timing t;
-        int eq = 0;
-        if (hot) unsetenv("GJ_JOIN_MSD_HOT");
-        else assert_int_equal(setenv("GJ_JOIN_MSD_HOT", "off", 1), 0);
-        assert_int_equal(gj_join_exec(GJ_IMPL_SMJ_TR, &dr, &ds, NULL, &out, &t, ctx), GJ_OK);
-        assert_int_equal(gj_join_out_download(&out, &hout, ctx), GJ_OK);
-        assert_int_equal(gj_join_compare(&hout, &ref, &eq, ctx), GJ_OK);
-        assert_true(eq);
-        peak[hot] = t.peak_bytes;
-        gj_join_out_free_host(&hout);
-        gj_join_out_free(&out);
-    }
-    unsetenv("GJ_JOIN_MSD");
-    unsetenv("GJ_JOIN_PART_HALF");
-    unsetenv("GJ_JOIN_MSD_HOT");
-    if (!(peak[1] + 10 * hs.rows <= peak[0]))
+    const uint64_t n = hs.rows;
+    smj_tr_peaks(&hr, &hs, "GJ_JOIN_MSD_HOT", peak);
+    if (!(peak[1] + 10 * n <= peak[0]))
         fail_msg("SMJ-TR's peak %llu bytes through msd_hot, %llu with CUB's sort: not 10 bytes an S row less",
                  (unsigned long long)peak[1], (unsigned long long)peak[0]);
-    gj_join_out_free_host(&ref);
-    gj_dtable_free(&dr);
-    gj_dtable_free(&ds);
-    gj_htable_free(&hr);
-    gj_htable_free(&hs);
-    gj_ctx_free(ctx);
 }
 
 /* A probe side spread thinly over a large build side, where SMJ's threads
