@@ -722,6 +722,7 @@ int msd_hot(Job *j, K *k, uint32_t *lo, uint32_t *hi, const uint32_t *dstart, ui
             JLAUNCHED();
             JCUDA(cudaMemcpyAsync(hbase, dcnt, nt * 4, cudaMemcpyDeviceToHost, j->mem.s));
             JCUDA(cudaStreamSynchronize(j->mem.s));
+            gj_trace(j->mem.s, "hot: copied out, counted");
             /* each segment's below | equal | above, each in tile order; the
              * parts below and above to the block sort or the next round */
             t = 0;
@@ -758,6 +759,7 @@ int msd_hot(Job *j, K *k, uint32_t *lo, uint32_t *hi, const uint32_t *dstart, ui
             gjj::hot_scatter_kernel<K><<<(unsigned)nt, gjj::HOT_THREADS, 0, j->mem.s>>>(
                 xk, xlo, xhi, dseg, ns, dseg + 3 * ns, (uint32_t)nt, piv, dbase, k, lo, hi);
             JLAUNCHED();
+            gj_trace(j->mem.s, "hot: scattered back");
             mem_free(&j->mem, piv);
             mem_free(&j->mem, dbase);
             mem_free(&j->mem, dcnt);
@@ -791,6 +793,7 @@ int msd_hot(Job *j, K *k, uint32_t *lo, uint32_t *hi, const uint32_t *dstart, ui
         gjj::msd_block_sort_kernel<K, u64, 512, MsdPolicy::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(
             k, (const u64 *)lo, hi, k, (u64 *)lo, hi, dsub, hb, dsub + 2 * nsub, dn);
         JLAUNCHED();
+        gj_trace(j->mem.s, "hot: block sorts");
         JCUDA(cudaStreamSynchronize(j->mem.s)); /* cnt, on this stack, was copied */
     }
     if (ncur) { /* still over `large` after the rounds: CUB's */
@@ -840,6 +843,8 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     size_t need = 0;
     *done = false;
     if (!msd_may_take(j, n, end_bit)) goto done;
+    gj_trace_begin(); /* GJ_TRACE=1: where the sort's time goes */
+    gj_trace(j->mem.s, "msd: start");
     t = msd_top_bits(n);
     hb = end_bit - t;
     P = 1u << t;
@@ -859,6 +864,7 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
     if (!hot && (hs[1] * stride > (u64)GJ_MSD_MAX_OVER || hs[0] * 4 > samples)) goto done;
+    gj_trace(j->mem.s, "msd: sampled");
 
     JCUDA(cudaGetDevice(&dev));
     JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -892,6 +898,7 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
         sv = tv;
     }
     if (rc != GJ_OK) goto done;
+    gj_trace(j->mem.s, "msd: partitioned");
     bounds_kernel<K><<<grid_for(P + 1, 256), 256, 0, j->mem.s>>>(sk, n, P - 1, P, start, hb);
     JLAUNCHED();
     JCUDA(cudaMemsetAsync(stat, 0, sizeof hs, j->mem.s));
@@ -907,6 +914,7 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     JLAUNCHED();
     JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
+    gj_trace(j->mem.s, "msd: block sorts");
     sb = start;
     se = end;
     nseg = P;
@@ -917,6 +925,7 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
         se = left + nseg;
         hs[0] = nseg;
         hs[1] = 0;
+        gj_trace(j->mem.s, "msd: hot partitions");
     }
     if (in_place && (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER)) {
         /* partitions left to CUB (skew: over LARGE rows), which sorts out
@@ -954,6 +963,8 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
         JLAUNCHED();
     }
     if (rc == GJ_OK) *done = true;
+    gj_trace(j->mem.s, "msd: end");
+    gj_trace_dump();
 done:
     mem_free(&j->mem, pk);
     mem_free(&j->mem, left);
