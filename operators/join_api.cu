@@ -715,6 +715,7 @@ int msd_hot(Job *j, K *k, uint32_t *lo, uint32_t *hi, const uint32_t *dstart, ui
             JCUDA(mem_alloc(&j->mem, (void **)&dbase, 3 * nt * 4));
             JCUDA(mem_alloc(&j->mem, (void **)&piv, ns * sizeof(K)));
             JCUDA(cudaMemcpyAsync(dseg, hseg, (3 * ns + 2 * nt) * 4, cudaMemcpyHostToDevice, j->mem.s));
+            gj_trace(j->mem.s, "hot: segments and tiles set");
             gjj::hot_pivot_kernel<K><<<(unsigned)(((u64)ns * 32 + 255) / 256), 256, 0, j->mem.s>>>(k, dseg, ns, piv);
             JLAUNCHED();
             gjj::hot_copy_kernel<K><<<(unsigned)nt, gjj::HOT_THREADS, 0, j->mem.s>>>(
@@ -756,6 +757,7 @@ int msd_hot(Job *j, K *k, uint32_t *lo, uint32_t *hi, const uint32_t *dstart, ui
                 }
             }
             JCUDA(cudaMemcpyAsync(dbase, hbase, 3 * nt * 4, cudaMemcpyHostToDevice, j->mem.s));
+            gj_trace(j->mem.s, "hot: bases set");
             gjj::hot_scatter_kernel<K><<<(unsigned)nt, gjj::HOT_THREADS, 0, j->mem.s>>>(
                 xk, xlo, xhi, dseg, ns, dseg + 3 * ns, (uint32_t)nt, piv, dbase, k, lo, hi);
             JLAUNCHED();
