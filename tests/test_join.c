@@ -707,10 +707,10 @@ static void test_gpu_msd_in_place_peak(void **state)
  * rows in one partition (each under LARGE, any two over it: a round takes
  * one key a part, so four rounds leave at least 25, and CUB's segmented
  * sort sorts what is left). */
-static void msd_hot_tables(gj_dtable *r, gj_dtable *s, int kind, int kw, uint64_t off)
+static void msd_hot_tables(gj_dtable *r, gj_dtable *s, int kind, int kw, int nps, uint64_t off)
 {
     const uint64_t nr = 1ULL << 20, ns = (1ULL << 20) + 3;
-    pkfk_tables(r, s, nr, ns, 1, kw, 2, 2, W4, off);
+    pkfk_tables(r, s, nr, ns, 1, kw, 2, nps, W4, off);
     for (uint64_t i = 0; i < ns; i++) {
         uint64_t k = rnd() % nr;
         if (kind == 0 && rnd() % 2) {
@@ -725,8 +725,9 @@ static void msd_hot_tables(gj_dtable *r, gj_dtable *s, int kind, int kw, uint64_
 
 /* SMJ-TR's MSD sort through halves with hot partitions (GJ_JOIN_MSD=force,
  * GJ_JOIN_PART_HALF=force; check_all's SMJ-TR run with the MSD sort): each
- * kind of msd_hot_tables against the reference, 4-byte keys and 8-byte
- * keys with high bits set */
+ * kind of msd_hot_tables against the reference, 4-byte keys, and 8-byte
+ * keys with high bits set and four S payload columns (two pairs, each
+ * sorted by itself: their pivots and rounds must give the same order) */
 static void test_gpu_msd_hot(void **state)
 {
     (void)state;
@@ -735,7 +736,7 @@ static void test_gpu_msd_hot(void **state)
     assert_int_equal(setenv("GJ_JOIN_PART_HALF", "force", 1), 0);
     for (int kind = 0; kind < 4; kind++) {
         gj_dtable hr, hs;
-        msd_hot_tables(&hr, &hs, kind % 3, kind == 3 ? 8 : 4, kind == 3 ? 1ULL << 40 : 0);
+        msd_hot_tables(&hr, &hs, kind % 3, kind == 3 ? 8 : 4, kind == 3 ? 4 : 2, kind == 3 ? 1ULL << 40 : 0);
         check_all(&hr, &hs, hs.rows);
         gj_htable_free(&hr);
         gj_htable_free(&hs);
@@ -757,7 +758,7 @@ static void test_gpu_msd_hot_peak(void **state)
     rng_state = 71;
     gj_dtable hr, hs;
     uint64_t peak[2] = {0, 0};
-    msd_hot_tables(&hr, &hs, 0, 4, 0);
+    msd_hot_tables(&hr, &hs, 0, 4, 2, 0);
     const uint64_t n = hs.rows;
     smj_tr_peaks(&hr, &hs, "GJ_JOIN_MSD_HOT", peak);
     if (!(peak[1] + 10 * n <= peak[0]))
