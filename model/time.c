@@ -625,13 +625,16 @@ static void ms_group(memsim *m, gj_impl impl, double n, int kb, int pb, int vb, 
         /* the own partition into the group's column (the MSD sort's on its
          * top t bits, then sorted there, after releasing CUB's scratch):
          * two passes through a scratch of n rows, or about half (S's) */
-        const int pbits = how == GROUP_MSD ? t : b;
-        const double scratch = pbits <= 8 ? 0 : s_halves(half > 0, pair, pbits, n) ? ceil(n * half) : n;
+        const int pbits = how == GROUP_MSD ? t : b, halves = s_halves(half > 0, pair, pbits, n);
+        const double scratch = pbits <= 8 ? 0 : halves ? ceil(n * half) : n;
         if (how == GROUP_MSD) {
             ms_free(m, m->tmp);
             m->tmp = 0;
         }
         ms_touch(m, scratch * (kb + 8) + part_hist(n));
+        /* then msd_hot's scratch: at most half the rows, or the largest
+         * partition, the hot key's and its share of the rest */
+        if (how == GROUP_MSD && halves) ms_touch(m, fmin(n, hot + ldexp(n, -pbits)) * (kb + 8));
     } else {
         if (pair) ms_alloc(m, n * 8); /* the packed copy */
         ms_cub_sort(m, n, kb, vb, b);

@@ -930,8 +930,9 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
         gj_trace(j->mem.s, "msd: hot partitions");
     }
     if (in_place && (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER)) {
-        /* partitions left to CUB (skew: over LARGE rows), which sorts out
-         * of a copy: the output's rows packed into a scratch pair */
+        /* partitions left to CUB (skew: over LARGE rows, those msd_hot
+         * could not finish), which sorts out of a copy: the output's rows
+         * packed into a scratch pair */
         JCUDA(mem_alloc(&j->mem, (void **)&tk, n * sizeof(K)));
         JCUDA(mem_alloc(&j->mem, (void **)&tv, n * sizeof(V)));
         JCUDA(cudaMemcpyAsync(tk, kout, n * sizeof(K), cudaMemcpyDeviceToDevice, j->mem.s));
