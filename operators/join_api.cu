@@ -626,203 +626,184 @@ static bool msd_hot_on(void)
     return !(e && strcmp(e, "off") == 0);
 }
 
+/* msd_hot's device arrays for one batch of at most nsmax segments and
+ * ntmax tiles (gjj::hot_plan_kernel and on) */
+template <typename K>
+struct HotWork {
+    unsigned long long *pt, *cnt, *nlist;
+    uint32_t *tile, *pairs, *list;
+    K *piv;
+};
+
+/* One batch of msd_hot: segments sb, sm (*ns of them on the device, at most
+ * nsmax, of at most `rows` rows in all) copied out to the scratch (xk, xlo,
+ * xhi) and back around their pivots, all on the device; their parts within
+ * `large` rows then block-sorted in place, the others appended to the next
+ * round's segments (nb, nm; *nn of them). */
+template <typename K>
+int hot_batch(Job *j, K *k, uint32_t *lo, uint32_t *hi, int hb, uint32_t large, const uint32_t *sb,
+              const uint32_t *sm, const uint32_t *ns, uint32_t nsmax, u64 rows, K *xk, uint32_t *xlo, uint32_t *xhi,
+              const HotWork<K> *w, uint32_t *nb, uint32_t *nm, uint32_t *nn, int sms)
+{
+    int rc = GJ_OK;
+    const u64 ntmax = rows / gjj::HOT_TILE + nsmax; /* the tiles' bound: the kernels' grids */
+    const unsigned warps = (unsigned)(((u64)nsmax * 32 + 255) / 256);
+    cudaStream_t st = j->mem.s;
+    gjj::hot_plan_kernel<<<grid_for(nsmax + 1, 256), 256, 0, st>>>(sm, ns, nsmax, w->pt);
+    JLAUNCHED();
+    if ((rc = exclusive_sum<u64>(j, w->pt, w->pt, nsmax + 1)) != GJ_OK) goto done;
+    gjj::hot_tiles_kernel<<<warps, 256, 0, st>>>(w->pt, ns, w->tile);
+    JLAUNCHED();
+    gjj::hot_pivot_kernel<K><<<warps, 256, 0, st>>>(k, sb, sm, ns, w->piv);
+    JLAUNCHED();
+    JCUDA(cudaMemsetAsync(w->cnt, 0, (ntmax + 1) * 8, st));
+    gjj::hot_copy_kernel<K><<<(unsigned)ntmax, gjj::HOT_THREADS, 0, st>>>(k, lo, hi, sb, sm, w->pt, nsmax, w->tile,
+                                                                        w->piv, xk, xlo, xhi, w->cnt);
+    JLAUNCHED();
+    gj_trace(st, "hot: copied out, counted");
+    if ((rc = exclusive_sum<u64>(j, w->cnt, w->cnt, ntmax + 1)) != GJ_OK) goto done;
+    gjj::hot_scatter_kernel<K><<<(unsigned)ntmax, gjj::HOT_THREADS, 0, st>>>(
+        xk, xlo, xhi, sb, sm, w->pt, nsmax, w->tile, w->piv, w->cnt, k, lo, hi);
+    JLAUNCHED();
+    gj_trace(st, "hot: scattered back");
+    JCUDA(cudaMemsetAsync(w->nlist, 0, 8, st));
+    gjj::hot_parts_kernel<<<grid_for(nsmax, 256), 256, 0, st>>>(sb, sm, ns, w->pt, w->cnt, large, w->pairs,
+                                                                 w->list, w->nlist, nb, nm, nn);
+    JLAUNCHED();
+    gjj::msd_block_sort_kernel<K, u64, 512, MsdPolicy::LARGE / 512, 2><<<2 * sms, 512, 0, st>>>(
+        k, (const u64 *)lo, hi, k, (u64 *)lo, hi, w->pairs, hb, w->list, w->nlist);
+    JLAUNCHED();
+    gj_trace(st, "hot: block sorts");
+done:
+    return rc;
+}
+
 /* msd_sort's hot partitions, in place (skew: partitions of more than
  * `large` rows, which no block sorts; S's split pair, so the values are two
- * 4-byte columns lo and hi): each is partitioned stably around a pivot, the
- * most frequent of 32 keys spread over it (gjj::hot_pivot_kernel), into its
- * rows below, equal to and above the pivot: copied out to a scratch tile by
- * tile, counted, and scattered back in place from the tiles' prefix sums
- * (taken here, on the host: a round's few thousand tiles). The equal rows
- * need no sort. A hot partition is mostly one key (a partition's GJ_MSD_AVG
- * background rows against a hot key's thousands), so what is left below and
- * above it is mostly within `large` rows, and one block sort in place takes
- * all of those; larger ones go round again, at most ROUNDS rounds, and what
- * is still over `large` then comes back in *left (nleft first rows, then
- * nleft ends: device memory, the caller's) for CUB's segmented sort. The
- * scratch holds at most half the rows (or the largest partition), no more
- * than the partition's halves held before. Zipf 1.0 over 2^27 rows (W4): a
- * round moves the hot half of S's rows twice (H100: bench/RESULTS.md,
- * session 25). */
+ * 4-byte columns lo and hi; `hot` rows in them, the largest maxm): each is
+ * partitioned stably around a pivot, the most frequent of 32 keys spread
+ * over it (gjj::hot_pivot_kernel), into its rows below, equal to and above
+ * the pivot: copied out to a scratch tile by tile, counted, and scattered
+ * back in place from the tiles' prefix sums, on the device (hot_batch). The
+ * equal rows need no sort. A hot partition is mostly one key (a
+ * partition's GJ_MSD_AVG background rows against a hot key's thousands),
+ * so what is left below and above it is mostly within `large` rows, and a
+ * block sort in place takes those; larger ones go round again, at most
+ * ROUNDS rounds, and what is still over `large` then comes back in *left
+ * (nleft first rows, then nleft ends: device memory, the caller's) for
+ * CUB's segmented sort. The scratch holds at most half the rows (or the
+ * largest partition), no more than the partition's halves held before;
+ * where the hot rows are more, the host reads the segments back and
+ * groups them into batches that fit, as it does for every round after the
+ * first. Zipf 1.0 over 2^27 rows (W4): one round moves the hot half of S's
+ * rows twice (H100: bench/RESULTS.md, session 25). */
 template <typename K>
 int msd_hot(Job *j, K *k, uint32_t *lo, uint32_t *hi, const uint32_t *dstart, uint32_t P, u64 n, int hb,
-            uint32_t large, uint32_t **left, uint32_t *nleft)
+            uint32_t large, u64 hot, u64 maxm, uint32_t **left, uint32_t *nleft)
 {
-    enum { ROUNDS = 4, T = gjj::HOT_TILE };
+    enum { ROUNDS = 4 };
     int rc = GJ_OK, dev = 0, sms = 0;
-    const u64 segcap = n / large + 1, subcap = 2 * ROUNDS * segcap;
-    uint32_t *hs = NULL, *cur = NULL, *next = NULL, *sub = NULL, *hseg = NULL, *hbase = NULL, *dsub = NULL;
-    uint32_t *dseg = NULL, *dcnt = NULL, *dbase = NULL, *xlo = NULL, *xhi = NULL, ncur = 0, nsub = 0;
-    K *xk = NULL, *piv = NULL;
-    u64 hot = 0, maxm = 0, cap = 0, *dn = NULL;
+    /* segments in a round are disjoint and over `large` rows */
+    const uint32_t nsmax = (uint32_t)(hot / (large + 1) + 1);
+    const u64 cap = std::max(std::min(hot, n / 2), maxm), ntmax = cap / gjj::HOT_TILE + nsmax;
+    cudaStream_t st = j->mem.s;
+    /* device: sb, sm (this batch's segments), nb, nm (the next round's),
+     * f (P + 1: the hot partitions numbered), nn (the next round's count),
+     * bns (a host batch's count) */
+    uint32_t *seg = NULL, *sb, *sm, *nb, *nm, *f, *nn, *bns;
+    uint32_t *hb_ = NULL, *hm = NULL, ncur = 0; /* host: a round's segments */
+    K *xk = NULL;
+    uint32_t *xlo = NULL, *xhi = NULL;
+    HotWork<K> w = {};
     *left = NULL;
     *nleft = 0;
-    hs = (uint32_t *)malloc((P + 1) * 4);
-    cur = (uint32_t *)malloc(segcap * 8);
-    next = (uint32_t *)malloc(segcap * 8);
-    sub = (uint32_t *)malloc(subcap * 12);
-    if (!hs || !cur || !next || !sub) {
-        rc = gj_seterr(j->ctx, GJ_ERR_INFEASIBLE, "msd_hot: host memory for %llu segments", (unsigned long long)segcap);
-        goto done;
-    }
-    JCUDA(cudaMemcpyAsync(hs, dstart, (P + 1) * 4, cudaMemcpyDeviceToHost, j->mem.s));
-    JCUDA(cudaStreamSynchronize(j->mem.s));
-    for (uint32_t p = 0; p < P; p++) { /* cur: (first row, rows) pairs */
-        const uint32_t m = hs[p + 1] - hs[p];
-        if (m <= large) continue;
-        cur[2 * ncur] = hs[p];
-        cur[2 * ncur++ + 1] = m;
-        hot += m;
-        maxm = m > maxm ? m : maxm;
-    }
-    cap = hot < n / 2 ? hot : n / 2;
-    cap = cap > maxm ? cap : maxm;
+    JCUDA(cudaGetDevice(&dev));
+    JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    JCUDA(mem_alloc(&j->mem, (void **)&seg, ((u64)4 * nsmax + P + 3) * 4));
+    sb = seg;
+    sm = sb + nsmax;
+    nb = sm + nsmax;
+    nm = nb + nsmax;
+    f = nm + nsmax;
+    nn = f + P + 1;
+    bns = nn + 1;
+    JCUDA(mem_alloc(&j->mem, (void **)&w.pt, ((u64)nsmax + 1) * 8));
+    JCUDA(mem_alloc(&j->mem, (void **)&w.cnt, (ntmax + 1) * 8));
+    JCUDA(mem_alloc(&j->mem, (void **)&w.nlist, 8));
+    JCUDA(mem_alloc(&j->mem, (void **)&w.tile, ntmax * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&w.pairs, (u64)nsmax * 24));
+    w.list = w.pairs + 4 * (u64)nsmax;
+    JCUDA(mem_alloc(&j->mem, (void **)&w.piv, (u64)nsmax * sizeof(K)));
     JCUDA(mem_alloc(&j->mem, (void **)&xk, cap * sizeof(K)));
     JCUDA(mem_alloc(&j->mem, (void **)&xlo, cap * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&xhi, cap * 4));
-    for (int round = 0; round < ROUNDS && ncur; round++) {
-        uint32_t nnext = 0;
-        for (uint32_t s0 = 0, s1 = 0; s0 < ncur; s0 = s1) {
-            /* a batch: segments [s0, s1) within the scratch */
-            u64 rows = 0, nt = 0;
-            while (s1 < ncur && (s1 == s0 || rows + cur[2 * s1 + 1] <= cap)) {
-                rows += cur[2 * s1 + 1];
-                nt += (cur[2 * s1 + 1] + T - 1) / T;
-                s1++;
-            }
-            const uint32_t ns = s1 - s0;
-            /* seg: firsts, rows, scratch firsts (ns each); tile: segments, first rows in them (nt each) */
-            hseg = (uint32_t *)malloc((3 * ns + 2 * nt) * 4);
-            hbase = (uint32_t *)malloc(3 * nt * 4);
-            if (!hseg || !hbase) {
-                rc = gj_seterr(j->ctx, GJ_ERR_INFEASIBLE, "msd_hot: host memory for %llu tiles",
-                               (unsigned long long)nt);
-                goto done;
-            }
-            uint32_t *tile = hseg + 3 * ns, t = 0, off = 0;
-            for (uint32_t s = 0; s < ns; s++) {
-                const uint32_t m = cur[2 * (s0 + s) + 1];
-                hseg[s] = cur[2 * (s0 + s)];
-                hseg[ns + s] = m;
-                hseg[2 * ns + s] = off;
-                off += m;
-                for (uint32_t r = 0; r < m; r += T, t++) {
-                    tile[t] = s;
-                    tile[nt + t] = r;
-                }
-            }
-            JCUDA(mem_alloc(&j->mem, (void **)&dseg, (3 * ns + 2 * nt) * 4));
-            JCUDA(mem_alloc(&j->mem, (void **)&dcnt, nt * 4));
-            JCUDA(mem_alloc(&j->mem, (void **)&dbase, 3 * nt * 4));
-            JCUDA(mem_alloc(&j->mem, (void **)&piv, ns * sizeof(K)));
-            JCUDA(cudaMemcpyAsync(dseg, hseg, (3 * ns + 2 * nt) * 4, cudaMemcpyHostToDevice, j->mem.s));
-            gj_trace(j->mem.s, "hot: segments and tiles set");
-            gjj::hot_pivot_kernel<K><<<(unsigned)(((u64)ns * 32 + 255) / 256), 256, 0, j->mem.s>>>(k, dseg, ns, piv);
-            JLAUNCHED();
-            gjj::hot_copy_kernel<K><<<(unsigned)nt, gjj::HOT_THREADS, 0, j->mem.s>>>(
-                k, lo, hi, dseg, ns, dseg + 3 * ns, (uint32_t)nt, piv, xk, xlo, xhi, dcnt);
-            JLAUNCHED();
-            JCUDA(cudaMemcpyAsync(hbase, dcnt, nt * 4, cudaMemcpyDeviceToHost, j->mem.s));
-            JCUDA(cudaStreamSynchronize(j->mem.s));
-            gj_trace(j->mem.s, "hot: copied out, counted");
-            /* each segment's below | equal | above, each in tile order; the
-             * parts below and above to the block sort or the next round */
-            t = 0;
-            for (uint32_t s = 0; s < ns; s++) {
-                const uint32_t b = hseg[s], m = hseg[ns + s], t0 = t;
-                uint32_t lt = 0, eq = 0;
-                for (uint32_t r = 0; r < m; r += T, t++) {
-                    lt += hbase[t] & 0xffff;
-                    eq += hbase[t] >> 16;
-                }
-                uint32_t at[3] = {b, b + lt, b + lt + eq};
-                for (uint32_t u = t0, r = 0; u < t; u++, r += T) {
-                    const uint32_t c = hbase[u], rows_u = m - r < T ? m - r : T;
-                    const uint32_t l = c & 0xffff, e = c >> 16;
-                    hbase[u] = at[0];
-                    hbase[nt + u] = at[1];
-                    hbase[2 * nt + u] = at[2];
-                    at[0] += l;
-                    at[1] += e;
-                    at[2] += rows_u - l - e;
-                }
-                const uint32_t part[2][2] = {{b, lt}, {b + lt + eq, m - lt - eq}};
-                for (int q = 0; q < 2; q++) {
-                    if (part[q][1] > large) {
-                        next[2 * nnext] = part[q][0];
-                        next[2 * nnext++ + 1] = part[q][1];
-                    } else if (part[q][1] > 1) {
-                        sub[2 * nsub] = part[q][0];
-                        sub[2 * nsub++ + 1] = part[q][0] + part[q][1];
-                    }
-                }
-            }
-            JCUDA(cudaMemcpyAsync(dbase, hbase, 3 * nt * 4, cudaMemcpyHostToDevice, j->mem.s));
-            gj_trace(j->mem.s, "hot: bases set");
-            gjj::hot_scatter_kernel<K><<<(unsigned)nt, gjj::HOT_THREADS, 0, j->mem.s>>>(
-                xk, xlo, xhi, dseg, ns, dseg + 3 * ns, (uint32_t)nt, piv, dbase, k, lo, hi);
-            JLAUNCHED();
-            gj_trace(j->mem.s, "hot: scattered back");
-            mem_free(&j->mem, piv);
-            mem_free(&j->mem, dbase);
-            mem_free(&j->mem, dcnt);
-            mem_free(&j->mem, dseg);
-            piv = NULL;
-            dbase = dcnt = dseg = NULL;
-            free(hbase);
-            free(hseg);
-            hbase = hseg = NULL;
-        }
-        uint32_t *w = cur;
-        cur = next;
-        next = w;
-        ncur = nnext;
+    hb_ = (uint32_t *)malloc((u64)nsmax * 8);
+    if (!hb_) {
+        rc = gj_seterr(j->ctx, GJ_ERR_INFEASIBLE, "msd_hot: host memory for %u segments", nsmax);
+        goto done;
     }
-    mem_free(&j->mem, xhi);
-    mem_free(&j->mem, xlo);
-    mem_free(&j->mem, xk);
-    xk = NULL;
-    xlo = xhi = NULL;
-    if (nsub) { /* the parts within `large` rows: one block sort in place, their (first, end) pairs as starts */
-        uint32_t *list = sub + 2 * nsub;
-        const u64 cnt = nsub;
-        for (uint32_t i = 0; i < nsub; i++) list[i] = 2 * i;
-        JCUDA(cudaGetDevice(&dev));
-        JCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        JCUDA(mem_alloc(&j->mem, (void **)&dsub, (u64)nsub * 12 + 16));
-        JCUDA(cudaMemcpyAsync(dsub, sub, (u64)nsub * 12, cudaMemcpyHostToDevice, j->mem.s));
-        dn = (u64 *)(dsub + 3 * nsub + (nsub & 1)); /* 8-byte aligned */
-        JCUDA(cudaMemcpyAsync(dn, &cnt, 8, cudaMemcpyHostToDevice, j->mem.s));
-        gjj::msd_block_sort_kernel<K, u64, 512, MsdPolicy::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(
-            k, (const u64 *)lo, hi, k, (u64 *)lo, hi, dsub, hb, dsub + 2 * nsub, dn);
-        JLAUNCHED();
-        gj_trace(j->mem.s, "hot: block sorts");
-        JCUDA(cudaStreamSynchronize(j->mem.s)); /* cnt, on this stack, was copied */
+    hm = hb_ + nsmax;
+    /* the first round's segments: the hot partitions, numbered on the device */
+    gjj::hot_flag_kernel<<<grid_for((u64)P + 1, 256), 256, 0, st>>>(dstart, P, large, f);
+    JLAUNCHED();
+    if ((rc = exclusive_sum<uint32_t>(j, f, f, (u64)P + 1)) != GJ_OK) goto done;
+    gjj::hot_select_kernel<<<grid_for(P, 256), 256, 0, st>>>(dstart, P, large, f, sb, sm);
+    JLAUNCHED();
+    JCUDA(cudaMemsetAsync(nn, 0, 4, st));
+    gj_trace(st, "hot: segments numbered");
+    if (hot <= cap) { /* one batch, nothing read back */
+        if ((rc = hot_batch<K>(j, k, lo, hi, hb, large, sb, sm, f + P, nsmax, hot, xk, xlo, xhi, &w, nb, nm, nn,
+                               sms)) != GJ_OK)
+            goto done;
+    } else { /* the first round in batches, as the later ones */
+        JCUDA(cudaMemcpyAsync(&ncur, f + P, 4, cudaMemcpyDeviceToHost, st));
+        JCUDA(cudaMemcpyAsync(nb, sb, (u64)nsmax * 4, cudaMemcpyDeviceToDevice, st));
+        JCUDA(cudaMemcpyAsync(nm, sm, (u64)nsmax * 4, cudaMemcpyDeviceToDevice, st));
+        JCUDA(cudaStreamSynchronize(st));
+        JCUDA(cudaMemcpyAsync(nn, &ncur, 4, cudaMemcpyHostToDevice, st));
+    }
+    for (int round = hot <= cap; round <= ROUNDS; round++) {
+        /* the segments still over `large`: the next round's, read back */
+        JCUDA(cudaMemcpyAsync(&ncur, nn, 4, cudaMemcpyDeviceToHost, st));
+        JCUDA(cudaStreamSynchronize(st));
+        if (!ncur) break;
+        JCUDA(cudaMemcpyAsync(hb_, nb, (u64)ncur * 4, cudaMemcpyDeviceToHost, st));
+        JCUDA(cudaMemcpyAsync(hm, nm, (u64)ncur * 4, cudaMemcpyDeviceToHost, st));
+        JCUDA(cudaStreamSynchronize(st));
+        if (round == ROUNDS) break; /* left to CUB */
+        JCUDA(cudaMemsetAsync(nn, 0, 4, st));
+        for (uint32_t s0 = 0, s1 = 0; s0 < ncur; s0 = s1) { /* batches within the scratch */
+            u64 rows = 0;
+            while (s1 < ncur && (s1 == s0 || rows + hm[s1] <= cap)) rows += hm[s1++];
+            const uint32_t cnt = s1 - s0;
+            JCUDA(cudaMemcpyAsync(sb, hb_ + s0, (u64)cnt * 4, cudaMemcpyHostToDevice, st));
+            JCUDA(cudaMemcpyAsync(sm, hm + s0, (u64)cnt * 4, cudaMemcpyHostToDevice, st));
+            JCUDA(cudaMemcpyAsync(bns, &cnt, 4, cudaMemcpyHostToDevice, st));
+            if ((rc = hot_batch<K>(j, k, lo, hi, hb, large, sb, sm, bns, cnt, rows, xk, xlo, xhi, &w, nb, nm, nn,
+                                   sms)) != GJ_OK)
+                goto done;
+        }
+        ncur = 0;
     }
     if (ncur) { /* still over `large` after the rounds: CUB's */
-        uint32_t *firsts = next, *ends = next + ncur; /* next: 2 segcap entries */
-        for (uint32_t s = 0; s < ncur; s++) {
-            firsts[s] = cur[2 * s];
-            ends[s] = cur[2 * s] + cur[2 * s + 1];
-        }
+        for (uint32_t s = 0; s < ncur; s++) hm[s] += hb_[s]; /* ends */
         JCUDA(mem_alloc(&j->mem, (void **)left, (u64)ncur * 8));
-        JCUDA(cudaMemcpyAsync(*left, next, (u64)ncur * 8, cudaMemcpyHostToDevice, j->mem.s));
+        JCUDA(cudaMemcpyAsync(*left, hb_, (u64)ncur * 4, cudaMemcpyHostToDevice, st));
+        JCUDA(cudaMemcpyAsync(*left + ncur, hm, (u64)ncur * 4, cudaMemcpyHostToDevice, st));
         *nleft = ncur;
     }
 done:
-    mem_free(&j->mem, dsub);
-    mem_free(&j->mem, piv);
-    mem_free(&j->mem, dbase);
-    mem_free(&j->mem, dcnt);
-    mem_free(&j->mem, dseg);
     mem_free(&j->mem, xhi);
     mem_free(&j->mem, xlo);
     mem_free(&j->mem, xk);
-    free(hbase);
-    free(hseg);
-    free(sub);
-    free(next);
-    free(cur);
-    free(hs);
+    mem_free(&j->mem, w.piv);
+    mem_free(&j->mem, w.pairs);
+    mem_free(&j->mem, w.tile);
+    mem_free(&j->mem, w.nlist);
+    mem_free(&j->mem, w.cnt);
+    mem_free(&j->mem, w.pt);
+    mem_free(&j->mem, seg);
+    free(hb_);
     return rc;
 }
 
@@ -921,7 +902,8 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     se = end;
     nseg = P;
     if (hot && (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER)) { /* CUB's sort only where msd_hot leaves it */
-        if ((rc = msd_hot<K>(j, kout, (uint32_t *)vout, vhi, start, P, n, hb, M::LARGE, &left, &nseg)) != GJ_OK)
+        if ((rc = msd_hot<K>(j, kout, (uint32_t *)vout, vhi, start, P, n, hb, M::LARGE, hs[0], hs[1], &left,
+                             &nseg)) != GJ_OK)
             goto done;
         sb = left;
         se = left + nseg;

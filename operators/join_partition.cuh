@@ -723,21 +723,66 @@ static __global__ void split_pairs_kernel(const unsigned long long *__restrict__
 
 /* ---- MSD sort's hot partitions (skew), in place (join_api.cu msd_hot):
  * each is partitioned stably around a pivot key into the rows below, equal
- * to and above it, through a scratch. A round's segments arrive as three
- * arrays of ns (seg: first row, rows, first scratch row) and its tiles of
- * HOT_TILE rows as two of nt (tile: segment, first row in it). */
+ * to and above it, through a scratch, without the host: a batch's ns
+ * segments (sb: first rows, sm: rows; ns on the device, at most nsmax) are
+ * planned by a scan of pt[s] = tiles << 32 | rows (a segment's first tile
+ * and first scratch row), its tiles of HOT_TILE rows mapped to their
+ * segments (tile), and the tiles' counts cnt[t] = below | equal << 32
+ * scanned again, so that each tile finds where its rows go. */
 enum { HOT_THREADS = 256, HOT_ITEMS = 8, HOT_TILE = HOT_THREADS * HOT_ITEMS };
+
+/* f[p] = 1 for the partitions of more than `large` rows, p < P; f[P] = 0
+ * (an exclusive scan then numbers them and counts them at f[P]) */
+static __global__ void hot_flag_kernel(const uint32_t *__restrict__ start, uint32_t P, uint32_t large,
+                                       uint32_t *__restrict__ f)
+{
+    for (uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p <= P; p += gridDim.x * blockDim.x)
+        f[p] = p < P && start[p + 1] - start[p] > large;
+}
+
+/* the flagged partitions as segments, in their order (f scanned) */
+static __global__ void hot_select_kernel(const uint32_t *__restrict__ start, uint32_t P, uint32_t large,
+                                         const uint32_t *__restrict__ f, uint32_t *__restrict__ sb,
+                                         uint32_t *__restrict__ sm)
+{
+    for (uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < P; p += gridDim.x * blockDim.x) {
+        const uint32_t m = start[p + 1] - start[p];
+        if (m > large) {
+            sb[f[p]] = start[p];
+            sm[f[p]] = m;
+        }
+    }
+}
+
+/* pt[s] = tiles << 32 | rows for s < ns, 0 up to nsmax (scanned after) */
+static __global__ void hot_plan_kernel(const uint32_t *__restrict__ sm, const uint32_t *__restrict__ ns,
+                                       uint32_t nsmax, unsigned long long *__restrict__ pt)
+{
+    const uint32_t n = *ns;
+    for (uint32_t s = blockIdx.x * blockDim.x + threadIdx.x; s <= nsmax; s += gridDim.x * blockDim.x)
+        pt[s] = s < n ? (unsigned long long)(sm[s] / HOT_TILE + (sm[s] % HOT_TILE != 0)) << 32 | sm[s] : 0;
+}
+
+/* tile[t] = the segment of tile t, a warp a segment */
+static __global__ void hot_tiles_kernel(const unsigned long long *__restrict__ pt, const uint32_t *__restrict__ ns,
+                                        uint32_t *__restrict__ tile)
+{
+    const uint32_t s = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+    if (s >= *ns) return;
+    for (uint32_t t = (uint32_t)(pt[s] >> 32) + lane; t < (uint32_t)(pt[s + 1] >> 32); t += 32) tile[t] = s;
+}
 
 /* a segment's pivot: the most frequent of 32 keys spread over it (a hot
  * partition is mostly its hot key; ties to the lowest lane), a warp a
  * segment */
 template <typename K>
-__global__ void hot_pivot_kernel(const K *__restrict__ k, const uint32_t *__restrict__ seg, uint32_t ns,
+__global__ void hot_pivot_kernel(const K *__restrict__ k, const uint32_t *__restrict__ sb,
+                                 const uint32_t *__restrict__ sm, const uint32_t *__restrict__ ns,
                                  K *__restrict__ piv)
 {
     const uint32_t s = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
-    if (s >= ns) return; /* whole warps */
-    const K key = k[seg[s] + (uint32_t)((unsigned long long)seg[ns + s] * lane / 32)];
+    if (s >= *ns) return; /* whole warps */
+    const K key = k[sb[s] + (uint32_t)((unsigned long long)sm[s] * lane / 32)];
     int c = __popc(__match_any_sync(~0u, key)), l = (int)lane;
     for (int o = 16; o; o >>= 1) {
         const int oc = __shfl_xor_sync(~0u, c, o), ol = __shfl_xor_sync(~0u, l, o);
@@ -749,52 +794,87 @@ __global__ void hot_pivot_kernel(const K *__restrict__ k, const uint32_t *__rest
     if ((int)lane == l) piv[s] = key;
 }
 
+/* Where a hot tile lies: its segment s, its first row r0 in it, its rows */
+struct HotTile {
+    uint32_t s, r0, rows;
+};
+static __device__ __forceinline__ bool hot_tile(const uint32_t *__restrict__ tile,
+                                                const unsigned long long *__restrict__ pt, uint32_t nsmax,
+                                                const uint32_t *__restrict__ sm, HotTile *h)
+{
+    const uint32_t t = blockIdx.x;
+    if (t >= (uint32_t)(pt[nsmax] >> 32)) return false; /* the grid is a bound */
+    h->s = tile[t];
+    h->r0 = (t - (uint32_t)(pt[h->s] >> 32)) * HOT_TILE;
+    const uint32_t m = sm[h->s] - h->r0;
+    h->rows = m < HOT_TILE ? m : HOT_TILE;
+    return true;
+}
+
 /* a tile's rows copied to the scratch (keys, low and high value halves),
- * cnt[t] = rows below the pivot + (rows equal to it << 16) */
+ * cnt[t] = rows below the pivot | rows equal to it << 32 */
 template <typename K>
 __global__ __launch_bounds__(HOT_THREADS) void hot_copy_kernel(
     const K *__restrict__ k, const uint32_t *__restrict__ lo, const uint32_t *__restrict__ hi,
-    const uint32_t *__restrict__ seg, uint32_t ns, const uint32_t *__restrict__ tile, uint32_t nt,
-    const K *__restrict__ piv, K *__restrict__ xk, uint32_t *__restrict__ xlo, uint32_t *__restrict__ xhi,
-    uint32_t *__restrict__ cnt)
+    const uint32_t *__restrict__ sb, const uint32_t *__restrict__ sm, const unsigned long long *__restrict__ pt,
+    uint32_t nsmax, const uint32_t *__restrict__ tile, const K *__restrict__ piv, K *__restrict__ xk,
+    uint32_t *__restrict__ xlo, uint32_t *__restrict__ xhi, unsigned long long *__restrict__ cnt)
 {
     typedef cub::BlockReduce<uint32_t, HOT_THREADS> BR;
     __shared__ typename BR::TempStorage tmp;
-    const uint32_t t = blockIdx.x, s = tile[t], r0 = tile[nt + t];
-    const uint32_t b = seg[s] + r0, x = seg[2 * ns + s] + r0, m = seg[ns + s] - r0;
-    const uint32_t rows = m < HOT_TILE ? m : HOT_TILE;
-    const K p = piv[s];
+    HotTile h;
+    if (!hot_tile(tile, pt, nsmax, sm, &h)) return;
+    const uint32_t b = sb[h.s] + h.r0, x = (uint32_t)pt[h.s] + h.r0;
+    const K p = piv[h.s];
     uint32_t c = 0;
-    for (uint32_t r = threadIdx.x; r < rows; r += HOT_THREADS) {
+    for (uint32_t r = threadIdx.x; r < h.rows; r += HOT_THREADS) {
         const K key = k[b + r];
         xk[x + r] = key;
         xlo[x + r] = lo[b + r];
         xhi[x + r] = hi[b + r];
-        c += key < p ? 1u : key == p ? 1u << 16 : 0u;
+        c += key < p ? 1u : key == p ? 1u << 16 : 0u; /* a tile's counts fit 16 bits */
     }
     c = BR(tmp).Sum(c);
-    if (threadIdx.x == 0) cnt[t] = c;
+    if (threadIdx.x == 0) cnt[blockIdx.x] = (c & 0xffff) | (unsigned long long)(c >> 16) << 32;
+}
+
+/* segment s's rows below and equal to its pivot before tile t (cnt
+ * scanned), and in all its tiles */
+static __device__ __forceinline__ void hot_counts(const unsigned long long *__restrict__ pt,
+                                                  const unsigned long long *__restrict__ cnt, uint32_t s,
+                                                  uint32_t t, uint32_t *lt_before, uint32_t *eq_before,
+                                                  uint32_t *lt, uint32_t *eq)
+{
+    const unsigned long long c0 = cnt[pt[s] >> 32], before = cnt[t] - c0, all = cnt[pt[s + 1] >> 32] - c0;
+    *lt_before = (uint32_t)before;
+    *eq_before = (uint32_t)(before >> 32);
+    *lt = (uint32_t)all;
+    *eq = (uint32_t)(all >> 32);
 }
 
 /* a tile's rows from the scratch back in place, stably by class: below the
- * pivot from base[t], equal from base[nt + t], above from base[2 nt + t]
- * (msd_hot's prefix sums of cnt); ranked in blocked order, gathered by
- * class in shared memory, then stored coalesced */
+ * pivot, equal, above, each part of the segment in tile order; ranked in
+ * blocked order, gathered by class in shared memory, then stored
+ * coalesced */
 template <typename K>
 __global__ __launch_bounds__(HOT_THREADS) void hot_scatter_kernel(
     const K *__restrict__ xk, const uint32_t *__restrict__ xlo, const uint32_t *__restrict__ xhi,
-    const uint32_t *__restrict__ seg, uint32_t ns, const uint32_t *__restrict__ tile, uint32_t nt,
-    const K *__restrict__ piv, const uint32_t *__restrict__ base, K *__restrict__ k, uint32_t *__restrict__ lo,
+    const uint32_t *__restrict__ sb, const uint32_t *__restrict__ sm, const unsigned long long *__restrict__ pt,
+    uint32_t nsmax, const uint32_t *__restrict__ tile, const K *__restrict__ piv,
+    const unsigned long long *__restrict__ cnt, K *__restrict__ k, uint32_t *__restrict__ lo,
     uint32_t *__restrict__ hi)
 {
     typedef cub::BlockScan<uint32_t, HOT_THREADS> Scan;
     __shared__ typename Scan::TempStorage tmp;
     __shared__ K sk[HOT_TILE];
     __shared__ uint32_t slo[HOT_TILE], shi[HOT_TILE];
-    const uint32_t t = blockIdx.x, s = tile[t], r0 = tile[nt + t];
-    const uint32_t x = seg[2 * ns + s] + r0, m = seg[ns + s] - r0;
-    const uint32_t rows = m < HOT_TILE ? m : HOT_TILE, first = threadIdx.x * HOT_ITEMS;
-    const K p = piv[s];
+    HotTile h;
+    if (!hot_tile(tile, pt, nsmax, sm, &h)) return;
+    const uint32_t x = (uint32_t)pt[h.s] + h.r0, rows = h.rows, first = threadIdx.x * HOT_ITEMS;
+    uint32_t ltb, eqb, LT, EQ;
+    hot_counts(pt, cnt, h.s, blockIdx.x, &ltb, &eqb, &LT, &EQ);
+    const uint32_t b = sb[h.s], base[3] = {b + ltb, b + LT + eqb, b + LT + EQ + h.r0 - ltb - eqb};
+    const K p = piv[h.s];
     K key[HOT_ITEMS];
     uint32_t cls[HOT_ITEMS], c = 0, pre = 0, all = 0;
 #pragma unroll
@@ -821,10 +901,41 @@ __global__ __launch_bounds__(HOT_THREADS) void hot_scatter_kernel(
     }
     __syncthreads();
     for (uint32_t r = threadIdx.x; r < rows; r += HOT_THREADS) {
-        const uint32_t d = r < lt ? base[t] + r : r < lt + eq ? base[nt + t] + (r - lt) : base[2 * nt + t] + (r - lt - eq);
+        const uint32_t d = r < lt ? base[0] + r : r < lt + eq ? base[1] + (r - lt) : base[2] + (r - lt - eq);
         k[d] = sk[r];
         lo[d] = slo[r];
         hi[d] = shi[r];
+    }
+}
+
+/* each segment's parts below and above its pivot: within `large` rows, as
+ * the block sort's items (pairs[4 s + 2 q], pairs[4 s + 2 q + 1]: first,
+ * end; list[2 s + q] = 4 s + 2 q; *nlist = 2 ns; empty where the part went
+ * on), else appended to the next round's segments (nb, nm, *nn) */
+static __global__ void hot_parts_kernel(const uint32_t *__restrict__ sb, const uint32_t *__restrict__ sm,
+                                        const uint32_t *__restrict__ ns, const unsigned long long *__restrict__ pt,
+                                        const unsigned long long *__restrict__ cnt, uint32_t large,
+                                        uint32_t *__restrict__ pairs, uint32_t *__restrict__ list,
+                                        unsigned long long *__restrict__ nlist, uint32_t *__restrict__ nb,
+                                        uint32_t *__restrict__ nm, uint32_t *__restrict__ nn)
+{
+    const uint32_t n = *ns;
+    for (uint32_t s = blockIdx.x * blockDim.x + threadIdx.x; s < n; s += gridDim.x * blockDim.x) {
+        uint32_t ltb, eqb, lt, eq;
+        hot_counts(pt, cnt, s, (uint32_t)(pt[s] >> 32), &ltb, &eqb, &lt, &eq);
+        const uint32_t part[2][2] = {{sb[s], lt}, {sb[s] + lt + eq, sm[s] - lt - eq}};
+        for (int q = 0; q < 2; q++) {
+            const bool on = part[q][1] > large;
+            pairs[4 * s + 2 * q] = part[q][0];
+            pairs[4 * s + 2 * q + 1] = on ? part[q][0] : part[q][0] + part[q][1];
+            list[2 * s + q] = 4 * s + 2 * q;
+            if (on) {
+                const uint32_t i = atomicAdd(nn, 1u);
+                nb[i] = part[q][0];
+                nm[i] = part[q][1];
+            }
+        }
+        if (s == 0) *nlist = 2ULL * n;
     }
 }
 
