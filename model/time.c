@@ -806,12 +806,14 @@ static void host_side(acc *a, gj_impl impl, double n, int pb, int p, int gftr, i
             a->kernels += 4 + 2 * 4 + 5;
             a->syncs += 2;
             if (s_halves(s, pair, t, n) && msd_hot_rows(n, t, a->zipf, a->zdom) > 0) {
-                /* msd_hot, a round of one batch: the starts read back, the
-                 * pivots, the copy, the counts read back, the bases, the
-                 * scatter; then the block sort of what is left, its lists */
-                a->allocs += 8;
-                a->kernels += 10;
-                a->syncs += 3;
+                /* msd_hot, a round of one batch on the device: the hot
+                 * partitions numbered (flags, scan, select), the plan and
+                 * its scan, tiles, pivots, the copy, the counts' scan, the
+                 * scatter, the parts, the block sort (memsets among them);
+                 * the next round's count read back */
+                a->allocs += 10;
+                a->kernels += 17;
+                a->syncs += 1;
             }
         } else if (how == GROUP_OWN) {
             const int passes = (b + 7) / 8;
