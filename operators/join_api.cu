@@ -647,14 +647,14 @@ int hot_batch(Job *j, K *k, uint32_t *lo, uint32_t *hi, int hb, uint32_t large, 
 {
     int rc = GJ_OK;
     const u64 ntmax = rows / gjj::HOT_TILE + nsmax; /* the tiles' bound: the kernels' grids */
-    const unsigned warps = (unsigned)(((u64)nsmax * 32 + 255) / 256);
+    const unsigned warp_grid = (unsigned)(((u64)nsmax * 32 + 255) / 256); /* a warp a segment */
     cudaStream_t st = j->mem.s;
     gjj::hot_plan_kernel<<<grid_for(nsmax + 1, 256), 256, 0, st>>>(sm, ns, nsmax, w->pt);
     JLAUNCHED();
     if ((rc = exclusive_sum<u64>(j, w->pt, w->pt, nsmax + 1)) != GJ_OK) goto done;
-    gjj::hot_tiles_kernel<<<warps, 256, 0, st>>>(w->pt, ns, w->tile);
+    gjj::hot_tiles_kernel<<<warp_grid, 256, 0, st>>>(w->pt, ns, w->tile);
     JLAUNCHED();
-    gjj::hot_pivot_kernel<K><<<warps, 256, 0, st>>>(k, sb, sm, ns, w->piv);
+    gjj::hot_pivot_kernel<K><<<warp_grid, 256, 0, st>>>(k, sb, sm, ns, w->piv);
     JLAUNCHED();
     JCUDA(cudaMemsetAsync(w->cnt, 0, (ntmax + 1) * 8, st));
     gjj::hot_copy_kernel<K><<<(unsigned)ntmax, gjj::HOT_THREADS, 0, st>>>(k, lo, hi, sb, sm, w->pt, nsmax, w->tile,
