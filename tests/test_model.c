@@ -673,6 +673,46 @@ static void test_smj_sorts_key_bits(void **state)
     gj_profile_free(p);
 }
 
+/* SMJ-TR's MSD sort of S in place takes hot partitions through msd_hot
+ * (operators/join_api.cu) instead of declining for CUB's sort: at W4 (2^27
+ * rows a side, Zipf 1 over R's 2^27 keys) the model charges the rows in
+ * partitions of more than GJ_MSD_LARGE rows (16 top bits: 2048 rows a
+ * partition on average) moved out to a scratch and back, 4 (4 + 8) bytes a
+ * row at B_G: the keys of rank r with more than 4096 - 2048 rows and their
+ * partitions' 2048, about half of S (summed here rank by rank; session 25's
+ * trace moved 1.62 GB each way). Uniform keys move none; below 2^25 rows
+ * (no halves) hot keys still send S to CUB's sort (S's pairs packed, a
+ * SORT term). */
+static void test_smj_msd_hot(void **state)
+{
+    (void)state;
+    gj_profile *p = h200();
+    const gj_hw *hw = gj_profile_hw(p);
+    const double n = 134217728.0;
+    double H = 0, hot = 0;
+    for (double r = 1; r <= n; r++) H += 1 / r;
+    for (double r = 1; n / (r * H) > GJ_MSD_LARGE - 2048; r++) hot += n / (r * H) + 2048;
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    gj_estimate e0, e1;
+    w.zipf = 0;
+    assert_int_equal(gj_model_estimate(GJ_IMPL_SMJ_TR, &w, hw, &e0, NULL), GJ_OK);
+    w.zipf = 1;
+    assert_int_equal(gj_model_estimate(GJ_IMPL_SMJ_TR, &w, hw, &e1, NULL), GJ_OK);
+    assert_true(hot > 0.45 * n && hot < 0.55 * n);
+    const double moved_ms = hot * 48 / (hw->bw_seq * 1e9) * 1e3;
+    if (fabs((e1.term_ms[GJ_TERM_SEQ] - e0.term_ms[GJ_TERM_SEQ]) / moved_ms - 1) > 0.01)
+        fail_msg("W4 SMJ-TR: %.3f ms more sequential than uniform keys, %.3f for %.0f hot rows",
+                 e1.term_ms[GJ_TERM_SEQ] - e0.term_ms[GJ_TERM_SEQ], moved_ms, hot);
+    assert_double_equal(e1.term_ms[GJ_TERM_SORT], e0.term_ms[GJ_TERM_SORT], 1e-9);
+    w.r_rows = w.s_rows = 1ull << 24;
+    assert_int_equal(gj_model_estimate(GJ_IMPL_SMJ_TR, &w, hw, &e1, NULL), GJ_OK);
+    w.zipf = 0;
+    assert_int_equal(gj_model_estimate(GJ_IMPL_SMJ_TR, &w, hw, &e0, NULL), GJ_OK);
+    assert_true(e1.term_ms[GJ_TERM_SORT] > e0.term_ms[GJ_TERM_SORT]);
+    gj_profile_free(p);
+}
+
 /* The operators allocate from a stream-ordered pool kept mapped: an
  * allocation costs a stream operation (launch_us), not malloc_us. HGB's
  * one pass over 2^26 rows into 2 groups reads 805 MB (0.20 ms at B_G);
@@ -1084,6 +1124,7 @@ int main(void)
         cmocka_unit_test(test_nphj_probe_levels),
         cmocka_unit_test(test_pgb_partition_jobs),
         cmocka_unit_test(test_smj_sorts_key_bits),
+        cmocka_unit_test(test_smj_msd_hot),
         cmocka_unit_test(test_pooled_allocations),
         cmocka_unit_test(test_atomics_skew_and_sparse),
         cmocka_unit_test(test_hgb_onepass_load),
