@@ -633,17 +633,7 @@ struct HotWork {
     unsigned long long *pt, *cnt, *nlist;
     uint32_t *tile, *pairs, *list;
     K *piv;
-    void *tmp; /* CUB's scan scratch, tmp_bytes: msd_hot's own, as it runs on its own stream */
-    size_t tmp_bytes;
 };
-
-/* v[0, n) = its exclusive prefix sum, on st with w's scratch */
-template <typename K, typename T>
-static cudaError_t hot_scan(const HotWork<K> *w, T *v, u64 n, cudaStream_t st)
-{
-    size_t bytes = w->tmp_bytes;
-    return cub::DeviceScan::ExclusiveSum(w->tmp, bytes, v, v, (int64_t)n, st);
-}
 
 /* One batch of msd_hot: segments sb, sm (*ns of them on the device, at most
  * nsmax, of at most `rows` rows in all) copied out to the scratch (xk, xlo,
@@ -651,16 +641,17 @@ static cudaError_t hot_scan(const HotWork<K> *w, T *v, u64 n, cudaStream_t st)
  * `large` rows then block-sorted in place, the others appended to the next
  * round's segments (nb, nm; *nn of them). */
 template <typename K>
-int hot_batch(Job *j, cudaStream_t st, K *k, uint32_t *lo, uint32_t *hi, int hb, uint32_t large,
-              const uint32_t *sb, const uint32_t *sm, const uint32_t *ns, uint32_t nsmax, u64 rows, K *xk,
-              uint32_t *xlo, uint32_t *xhi, const HotWork<K> *w, uint32_t *nb, uint32_t *nm, uint32_t *nn, int sms)
+int hot_batch(Job *j, K *k, uint32_t *lo, uint32_t *hi, int hb, uint32_t large, const uint32_t *sb,
+              const uint32_t *sm, const uint32_t *ns, uint32_t nsmax, u64 rows, K *xk, uint32_t *xlo, uint32_t *xhi,
+              const HotWork<K> *w, uint32_t *nb, uint32_t *nm, uint32_t *nn, int sms)
 {
     int rc = GJ_OK;
     const u64 ntmax = rows / gjj::HOT_TILE + nsmax; /* the tiles' bound: the kernels' grids */
     const unsigned warp_grid = (unsigned)(((u64)nsmax * 32 + 255) / 256); /* a warp a segment */
+    cudaStream_t st = j->mem.s;
     gjj::hot_plan_kernel<<<grid_for(nsmax + 1, 256), 256, 0, st>>>(sm, ns, nsmax, w->pt);
     JLAUNCHED();
-    JCUDA(hot_scan(w, w->pt, nsmax + 1, st));
+    if ((rc = exclusive_sum<u64>(j, w->pt, w->pt, nsmax + 1)) != GJ_OK) goto done;
     gjj::hot_tiles_kernel<<<warp_grid, 256, 0, st>>>(w->pt, ns, w->tile);
     JLAUNCHED();
     gjj::hot_pivot_kernel<K><<<warp_grid, 256, 0, st>>>(k, sb, sm, ns, w->piv);
@@ -670,7 +661,7 @@ int hot_batch(Job *j, cudaStream_t st, K *k, uint32_t *lo, uint32_t *hi, int hb,
                                                                         w->piv, xk, xlo, xhi, w->cnt);
     JLAUNCHED();
     gj_trace(st, "hot: copied out, counted");
-    JCUDA(hot_scan(w, w->cnt, ntmax + 1, st));
+    if ((rc = exclusive_sum<u64>(j, w->cnt, w->cnt, ntmax + 1)) != GJ_OK) goto done;
     gjj::hot_scatter_kernel<K><<<(unsigned)ntmax, gjj::HOT_THREADS, 0, st>>>(
         xk, xlo, xhi, sb, sm, w->pt, nsmax, w->tile, w->piv, w->cnt, k, lo, hi);
     JLAUNCHED();
@@ -706,19 +697,16 @@ done:
  * groups them into batches that fit, as it does for every round after the
  * first. Zipf 1.0 over 2^27 rows (W4): one round moves the hot half of S's
  * rows twice (H100: bench/RESULTS.md, session 25). */
-template <typename K, typename F>
+template <typename K>
 int msd_hot(Job *j, K *k, uint32_t *lo, uint32_t *hi, const uint32_t *dstart, uint32_t P, u64 n, int hb,
-            uint32_t large, u64 hot, u64 maxm, uint32_t **left, uint32_t *nleft, F beside)
+            uint32_t large, u64 hot, u64 maxm, uint32_t **left, uint32_t *nleft)
 {
     enum { ROUNDS = 4 };
     int rc = GJ_OK, dev = 0, sms = 0;
-    size_t need[2] = {0, 0};
-    cudaStream_t st = NULL; /* msd_hot's own, forked from and joined to the job's */
-    cudaEvent_t fork = NULL, join = NULL;
-    bool joined = false;
     /* segments in a round are disjoint and over `large` rows */
     const uint32_t nsmax = (uint32_t)(hot / (large + 1) + 1);
     const u64 cap = std::max(std::min(hot, n / 2), maxm), ntmax = cap / gjj::HOT_TILE + nsmax;
+    cudaStream_t st = j->mem.s;
     /* device: sb, sm (this batch's segments), nb, nm (the next round's),
      * f (P + 1: the hot partitions numbered), nn (the next round's count),
      * bns (a host batch's count) */
@@ -749,18 +737,6 @@ int msd_hot(Job *j, K *k, uint32_t *lo, uint32_t *hi, const uint32_t *dstart, ui
     JCUDA(mem_alloc(&j->mem, (void **)&xk, cap * sizeof(K)));
     JCUDA(mem_alloc(&j->mem, (void **)&xlo, cap * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&xhi, cap * 4));
-    JCUDA(cub::DeviceScan::ExclusiveSum(NULL, need[0], w.cnt, w.cnt, (int64_t)std::max(ntmax, (u64)nsmax) + 1));
-    JCUDA(cub::DeviceScan::ExclusiveSum(NULL, need[1], f, f, (int64_t)P + 1));
-    w.tmp_bytes = std::max(need[0], need[1]);
-    JCUDA(mem_alloc(&j->mem, &w.tmp, w.tmp_bytes));
-    /* all allocated: fork, and `beside` (msd_sort's block sorts) on the
-     * job's stream while this works on its own */
-    JCUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-    JCUDA(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
-    JCUDA(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
-    JCUDA(cudaEventRecord(fork, j->mem.s));
-    JCUDA(cudaStreamWaitEvent(st, fork, 0));
-    JCUDA(beside());
     hb_ = (uint32_t *)malloc((u64)nsmax * 8);
     if (!hb_) {
         rc = gj_seterr(j->ctx, GJ_ERR_INFEASIBLE, "msd_hot: host memory for %u segments", nsmax);
@@ -770,14 +746,14 @@ int msd_hot(Job *j, K *k, uint32_t *lo, uint32_t *hi, const uint32_t *dstart, ui
     /* the first round's segments: the hot partitions, numbered on the device */
     gjj::hot_flag_kernel<<<grid_for((u64)P + 1, 256), 256, 0, st>>>(dstart, P, large, f);
     JLAUNCHED();
-    JCUDA(hot_scan(&w, f, (u64)P + 1, st));
+    if ((rc = exclusive_sum<uint32_t>(j, f, f, (u64)P + 1)) != GJ_OK) goto done;
     gjj::hot_select_kernel<<<grid_for(P, 256), 256, 0, st>>>(dstart, P, large, f, sb, sm);
     JLAUNCHED();
     JCUDA(cudaMemsetAsync(nn, 0, 4, st));
     gj_trace(st, "hot: segments numbered");
     if (hot <= cap) { /* one batch, nothing read back */
-        if ((rc = hot_batch<K>(j, st, k, lo, hi, hb, large, sb, sm, f + P, nsmax, hot, xk, xlo, xhi, &w, nb, nm,
-                               nn, sms)) != GJ_OK)
+        if ((rc = hot_batch<K>(j, k, lo, hi, hb, large, sb, sm, f + P, nsmax, hot, xk, xlo, xhi, &w, nb, nm, nn,
+                               sms)) != GJ_OK)
             goto done;
     } else { /* the first round in batches, as the later ones */
         JCUDA(cudaMemcpyAsync(&ncur, f + P, 4, cudaMemcpyDeviceToHost, st));
@@ -803,32 +779,20 @@ int msd_hot(Job *j, K *k, uint32_t *lo, uint32_t *hi, const uint32_t *dstart, ui
             JCUDA(cudaMemcpyAsync(sb, hb_ + s0, (u64)cnt * 4, cudaMemcpyHostToDevice, st));
             JCUDA(cudaMemcpyAsync(sm, hm + s0, (u64)cnt * 4, cudaMemcpyHostToDevice, st));
             JCUDA(cudaMemcpyAsync(bns, &cnt, 4, cudaMemcpyHostToDevice, st));
-            if ((rc = hot_batch<K>(j, st, k, lo, hi, hb, large, sb, sm, bns, cnt, rows, xk, xlo, xhi, &w, nb, nm,
-                                   nn, sms)) != GJ_OK)
+            if ((rc = hot_batch<K>(j, k, lo, hi, hb, large, sb, sm, bns, cnt, rows, xk, xlo, xhi, &w, nb, nm, nn,
+                                   sms)) != GJ_OK)
                 goto done;
         }
         ncur = 0;
     }
-    JCUDA(cudaEventRecord(join, st));
-    JCUDA(cudaStreamWaitEvent(j->mem.s, join, 0));
-    joined = true;
     if (ncur) { /* still over `large` after the rounds: CUB's */
         for (uint32_t s = 0; s < ncur; s++) hm[s] += hb_[s]; /* ends */
         JCUDA(mem_alloc(&j->mem, (void **)left, (u64)ncur * 8));
-        JCUDA(cudaMemcpyAsync(*left, hb_, (u64)ncur * 4, cudaMemcpyHostToDevice, j->mem.s));
-        JCUDA(cudaMemcpyAsync(*left + ncur, hm, (u64)ncur * 4, cudaMemcpyHostToDevice, j->mem.s));
+        JCUDA(cudaMemcpyAsync(*left, hb_, (u64)ncur * 4, cudaMemcpyHostToDevice, st));
+        JCUDA(cudaMemcpyAsync(*left + ncur, hm, (u64)ncur * 4, cudaMemcpyHostToDevice, st));
         *nleft = ncur;
     }
 done:
-    if (st) { /* joined before anything it uses is freed on the job's stream */
-        if (!joined &&
-            (cudaEventRecord(join, st) != cudaSuccess || cudaStreamWaitEvent(j->mem.s, join, 0) != cudaSuccess))
-            cudaStreamSynchronize(st);
-        cudaStreamDestroy(st);
-    }
-    if (fork) cudaEventDestroy(fork);
-    if (join) cudaEventDestroy(join);
-    mem_free(&j->mem, w.tmp);
     mem_free(&j->mem, xhi);
     mem_free(&j->mem, xlo);
     mem_free(&j->mem, xk);
@@ -860,16 +824,6 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     const uint32_t *sh = NULL, *sb = NULL, *se = NULL; /* the segments CUB sorts: nseg firsts and ends */
     bool in_place = false, hot = false;
     size_t need = 0;
-    /* the block sorts of the partitions within LARGE rows (sk, ...: set
-     * below, before it runs): SMALL-row tiles a block each, 64 registers,
-     * 4 blocks an SM; then the list of larger ones, 2 blocks an SM */
-    auto block_sorts = [&]() -> cudaError_t {
-        msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(sk, sv, sh, kout, vout, vhi,
-                                                                                     start, hb, NULL, NULL);
-        msd_block_sort_kernel<K, V, 512, M::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(
-            sk, sv, sh, kout, vout, vhi, start, hb, list, stat + 2);
-        return cudaPeekAtLastError();
-    };
     *done = false;
     if (!msd_may_take(j, n, end_bit)) goto done;
     gj_trace_begin(); /* GJ_TRACE=1: where the sort's time goes */
@@ -934,24 +888,28 @@ int msd_sort(Job *j, const K *kin, K *kout, const V *vin, const uint32_t *va, co
     msd_over_kernel<<<grid_for(P, 256), 256, 0, j->mem.s>>>(NULL, start, P, M::SMALL, M::LARGE, end, list,
                                                              stat);
     JLAUNCHED();
+    /* 64 registers: 4 blocks an SM */
+    msd_block_sort_kernel<K, V, 256, M::SMALL / 256, 4><<<P, 256, 0, j->mem.s>>>(sk, sv, sh, kout, vout, vhi,
+                                                                                 start, hb, NULL, NULL);
+    JLAUNCHED();
+    msd_block_sort_kernel<K, V, 512, M::LARGE / 512, 2><<<2 * sms, 512, 0, j->mem.s>>>(
+        sk, sv, sh, kout, vout, vhi, start, hb, list, stat + 2);
+    JLAUNCHED();
     JCUDA(cudaMemcpyAsync(hs, stat, sizeof hs, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
+    gj_trace(j->mem.s, "msd: block sorts");
     sb = start;
     se = end;
     nseg = P;
     if (hot && (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER)) { /* CUB's sort only where msd_hot leaves it */
-        /* the block sorts run beside msd_hot's first round (disjoint rows) */
         if ((rc = msd_hot<K>(j, kout, (uint32_t *)vout, vhi, start, P, n, hb, M::LARGE, hs[0], hs[1], &left,
-                             &nseg, block_sorts)) != GJ_OK)
+                             &nseg)) != GJ_OK)
             goto done;
         sb = left;
         se = left + nseg;
         hs[0] = nseg;
         hs[1] = 0;
         gj_trace(j->mem.s, "msd: hot partitions");
-    } else {
-        JCUDA(block_sorts());
-        gj_trace(j->mem.s, "msd: block sorts");
     }
     if (in_place && (hs[0] || hs[1] > 2 * (u64)GJ_MSD_MAX_OVER)) {
         /* partitions left to CUB (skew: over LARGE rows, those msd_hot
