@@ -480,12 +480,22 @@ static double msd_hot_rows(double n, int t, double z, double dom)
     return r < 1 ? 0 : fmin(n, n * gj_harmonic(r, z) / H + r * avg);
 }
 
+enum { GROUP_OWN, GROUP_MSD, GROUP_CUB };
+
+/* Rows msd_hot moves out to its scratch and back for a group sorted `how`
+ * on t top bits: where SMJ-TR's MSD sort runs in place (S's pair through
+ * halves: operators/join_api.cu msd_in_place), its hot partitions' rows;
+ * else none */
+static double msd_hot_moved(const acc *a, int how, int s, int pair, int t, double n)
+{
+    return how == GROUP_MSD && s_halves(s, pair, t, n) ? msd_hot_rows(n, t, a->zipf, a->zdom) : 0;
+}
+
 /* How transform_cols sorts one GFTR group of n rows with vb value bytes
  * on b bits (PHJ's partition bits, SMJ's key bits): a packed pair by the
  * operators' own partition when b is at most 16; SMJ's MSD sort when
  * msd_bits takes the group (*t: its top bits); else CUB's radix sort, of a
  * pair packed first. hot: the rows of the most frequent key; s: S's group. */
-enum { GROUP_OWN, GROUP_MSD, GROUP_CUB };
 static int gftr_sort(gj_impl impl, double n, int pb, int vb, int b, int kbits, double hot, int s, int *t)
 {
     *t = impl == GJ_IMPL_SMJ_TR ? msd_bits(n, vb, kbits, hot, s && pb == 4) : 0;
@@ -533,9 +543,8 @@ static void gftr_group(acc *a, const char *what, gj_impl impl, double n, int kb,
             term(a, GJ_TERM_PARTITION, "the halves' first pass and read-back (S's scratch of half its rows)",
                  (GJ_PART_HALF_COST - 1) * (a->e->term_ms[GJ_TERM_PARTITION] - before) / 1e3, 0);
         if (how == GROUP_MSD) partition(a, "sort each partition in shared memory", n, kb, 8, 8, 1, 0);
-        if (how == GROUP_MSD && s_halves(s, pair, pbits, n)) /* msd_hot: out to a scratch, back by class */
-            seq(a, "hot partitions out to a scratch and back around their pivots",
-                msd_hot_rows(n, pbits, a->zipf, a->zdom) * 4.0 * (kb + 8));
+        const double moved = msd_hot_moved(a, how, s, pair, pbits, n);
+        if (moved > 0) seq(a, "hot partitions out to a scratch and back around their pivots", moved * 4.0 * (kb + 8));
         return;
     }
     if (pair) seq(a, "pack a payload pair", n * 16.0);
@@ -805,7 +814,7 @@ static void host_side(acc *a, gj_impl impl, double n, int pb, int p, int gftr, i
             a->allocs += 8;
             a->kernels += 4 + 2 * 4 + 5;
             a->syncs += 2;
-            if (s_halves(s, pair, t, n) && msd_hot_rows(n, t, a->zipf, a->zdom) > 0) {
+            if (msd_hot_moved(a, how, s, pair, t, n) > 0) {
                 /* msd_hot, a round of one batch on the device: the hot
                  * partitions numbered (flags, scan, select), the plan and
                  * its scan, tiles, pivots, the copy, the counts' scan, the
