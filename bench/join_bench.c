@@ -16,7 +16,10 @@
  * ratio 0.03, 1 + 3 payloads (as bench/probe_device.sh runs them).
  *
  * usage: join_bench [repeat] [W1|W2|W3|W4|W5|T1|T2 ...]    (default 7, W1-W4)
- * JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR (environment) runs only the implementations named. */
+ * JOIN_BENCH_IMPLS=PHJ-UR,PHJ-TR (environment) runs only the implementations named.
+ * Each run is given the workload as hints (gj_join_exec_w, as run, bench
+ * and validate call it): W2's semi-join filter takes it by default since
+ * session 26 (GJ_JOIN_FILTER=off: as before). */
 #include "gjadvise.h"
 
 #include <cuda_runtime_api.h>
@@ -149,7 +152,7 @@ int main(int argc, char **argv)
             uint64_t rows = 0, peak = 0;
             int ok = 1;
             for (int k = -1; k < repeat && k < 64; k++) {
-                if (gj_join_exec(impls[ii], &r, &s, NULL, &out, &t, ctx) != GJ_OK) {
+                if (gj_join_exec_w(impls[ii], &w, &r, &s, NULL, &out, &t, ctx) != GJ_OK) {
                     fprintf(stderr, "%s %s: %s\n", names[wi], gj_impl_name(impls[ii]),
                             gj_ctx_errmsg(ctx));
                     ok = 0;

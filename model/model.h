@@ -13,6 +13,9 @@ double gj_hit_fraction(double n, double cached, double z);
 double gj_effective_targets(double g, double z);
 /* Expected distinct groups among a warp's 32 rows. */
 double gj_warp_distinct(double g, double z);
+/* Expected distinct items among `draws` independent draws from n items of
+ * Zipf(z) popularity (uniform at z = 0). */
+double gj_distinct_drawn(double n, double draws, double z);
 /* gj_model_estimate with a learned correction applied (fit NULL or unset:
  * none). */
 int gj_model_estimate_fit(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit,

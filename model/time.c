@@ -73,6 +73,28 @@ double gj_warp_distinct(double g, double z)
     return fmax(1, fmin(32, e));
 }
 
+/* Expected distinct items among `draws` draws from n items of Zipf(z)
+ * popularity: the sum over items of 1 - (1 - p_i)^draws ~ 1 - exp(-draws
+ * p_i); exact terms for the 64 hottest ranks, then 256 bands of ranks
+ * evenly spaced in log(rank), each its rank count times its middle rank's
+ * term. Uniform: n (1 - exp(-draws / n)). */
+double gj_distinct_drawn(double n, double draws, double z)
+{
+    if (n < 1 || draws <= 0) return 0;
+    if (z <= 0) return n * -expm1(-draws / n);
+    const double h = gj_harmonic(n, z), lim = fmin(n, 64);
+    double d = 0;
+    for (double i = 1; i <= lim; i++) d += -expm1(-draws * pow(i, -z) / h);
+    if (n <= 64) return d;
+    const int bands = 256;
+    const double lo = log(64.5), step = (log(n + 0.5) - lo) / bands;
+    for (int b = 0; b < bands; b++) {
+        const double a = exp(lo + b * step), e = exp(lo + (b + 1) * step), mid = sqrt(a * e);
+        d += (e - a) * -expm1(-draws * pow(mid, -z) / h);
+    }
+    return fmin(d, n);
+}
+
 /* ---- hardware rates ----------------------------------------------------- */
 
 /* Log-linear interpolation through (log2 x_i, y_i). */
@@ -131,6 +153,8 @@ typedef struct {
     double best_term;
     int kernels, allocs, syncs;
     double zipf, zdom; /* a join's S keys: Zipf(zipf) over zdom keys (msd_hot_rows) */
+    const gj_workload *uncut; /* a join cut by the semi-join filter: the workload as
+                                 given (the model runs on the cut sides' one) */
 } acc;
 
 static void overheads(acc *a);
@@ -958,7 +982,103 @@ static double key_run(const gj_workload *w)
     return fmax(s_run_eff(w), S / fmax(1, D * -expm1(-S / D)));
 }
 
+/* ---- the semi-join filter (operators/join_api.cu key_filter) ----------- */
+
+/* R's key range as the generator draws it (the operator reads it: R's min
+ * and max): R's rows, twice that below match ratio 1 (the unmatched keys
+ * lie above them; join_key_bits' domain) */
+static double filter_span(const gj_workload *w)
+{
+    return (double)w->r_rows * (w->match_ratio < 1 ? 2 : 1);
+}
+
+/* Does the semi-join filter cut w (operators/shapes.h
+ * gj_join_filter_takes, the bitmap within GJ_JOIN_FILTER_MAX_SPAN)? Then
+ * *cut is the workload of the cut sides: S's matching rows (match ratio 1)
+ * and R's rows whose keys those hold: of R's kept keys (the match ratio's
+ * share, at random among the ranks), those that S's rows drew. */
+static int filter_cut(const gj_workload *w, gj_workload *cut)
+{
+    if (w->out_rows || filter_span(w) > (double)GJ_JOIN_FILTER_MAX_SPAN ||
+        !gj_join_filter_takes((double)w->r_rows, (double)w->s_rows, w->match_ratio, 1))
+        return 0;
+    const double R = (double)w->r_rows, S = (double)w->s_rows, rho = w->match_ratio;
+    *cut = *w;
+    cut->s_rows = (uint64_t)fmax(1, llround(rho * S));
+    cut->r_rows = (uint64_t)fmax(1, llround(rho * gj_distinct_drawn(R, S, w->zipf)));
+    cut->match_ratio = rho > 0 ? 1 : 0;
+    return 1;
+}
+
+/* The key bitmap's bytes, and a side's mask words (a bit a row) */
+static double filter_bitmap(const gj_workload *w) { return ceil(filter_span(w) / 32) * 4; }
+
+/* The filter's work, charged to the transform phase: R's min and max; the
+ * bitmap cleared, R's keys set in it (an atomic OR a key); S's keys probed
+ * (a random 4-byte read of the bitmap, a mask bit a row), S's matching
+ * rows copied out (every column read, the cut written); the bitmap cleared
+ * again, the cut S's keys set, R's rows probed and cut the same way. The
+ * probes run at the L2's random rate for the share of the bitmap the L2
+ * holds, B_R for the rest. */
+static void filter_terms(acc *a, const gj_workload *w, const gj_workload *cut)
+{
+    const gj_hw *hw = a->hw;
+    const int kb = w->key_bytes;
+    const double R = (double)w->r_rows, S = (double)w->s_rows, Rc = (double)cut->r_rows,
+                 Sc = (double)cut->s_rows, bm = filter_bitmap(w);
+    const double rrow = kb + w->r_payloads * w->payload_bytes, srow = kb + w->s_payloads * w->payload_bytes;
+    const double h = fmin(1, hw->l2_bytes / bm);
+    seq(a, "R's min and max; the key bitmap cleared twice", R * kb + 2 * bm);
+    seq(a, "keys to set in the bitmap", (R + Sc) * kb);
+    atomics_global(a, "keys set in the key bitmap", R + Sc, R + Sc, bm);
+    seq(a, "keys probed (a mask bit each)", (S + R) * (kb + 1.0 / 8));
+    term(a, GJ_TERM_GATHER, "probes of the key bitmap",
+         (S + R) * 4 * (h / (hw->bw_rand_l2 * GB) + (1 - h) / (hw->bw_rand * GB)), 0);
+    seq(a, "matching rows cut out", (S + R) / 8 + (S + Sc) * srow + (R + Rc) * rrow);
+    a->kernels += 13;
+    a->allocs += 6 + 2 + w->r_payloads + w->s_payloads;
+    a->syncs += 3;
+}
+
+/* A join's first phase: the filter's work where it cut the sides */
+static void begin_transform(acc *a, const gj_workload *w)
+{
+    begin(a, "transform");
+    if (a->uncut) filter_terms(a, a->uncut, w);
+}
+
+/* finish() for a join modelled on w, `in` its sides' bytes and `own` its
+ * own allocations: cut by the filter, the floor is the uncut join's and
+ * the cut sides are held beside the rest (the filter's bitmap and mask
+ * while it cuts) */
+static void join_finish(acc *a, double floor_bytes, double in, double own)
+{
+    const gj_workload *u = a->uncut;
+    if (u) {
+        const double kb = u->key_bytes, pb = u->payload_bytes, M = (double)gj_workload_out_rows(u);
+        const double uin = u->r_rows * (kb + u->r_payloads * pb) + u->s_rows * (kb + u->s_payloads * pb);
+        own = in + fmax(own, filter_bitmap(u) + fmax(u->r_rows, u->s_rows) / 8);
+        floor_bytes = uin + M * (kb + (u->r_payloads + u->s_payloads) * pb);
+        in = uin;
+    }
+    finish(a, floor_bytes, in + own);
+}
+
+static void join_model_sides(gj_impl impl, const gj_workload *w, acc *a);
+
+/* A join: on the sides as given, or cut by the semi-join filter */
 static void join_model(gj_impl impl, const gj_workload *w, acc *a)
+{
+    gj_workload cut;
+    a->uncut = NULL;
+    if (filter_cut(w, &cut)) {
+        a->uncut = w;
+        w = &cut;
+    }
+    join_model_sides(impl, w, a);
+}
+
+static void join_model_sides(gj_impl impl, const gj_workload *w, acc *a)
 {
     const gj_hw *hw = a->hw;
     const double R = (double)w->r_rows, S = (double)w->s_rows, M = (double)gj_workload_out_rows(w);
@@ -995,7 +1115,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
          * buffered and written (an S row, an R row); then the output's
          * gathers: R's columns by first[], S's key and columns at the
          * matched rows (sel, by block: scattered over S) */
-        begin(a, "transform");
+        begin_transform(a, w);
         join_host_work(a, impl, w, 0, kbits, 0, 1, hot_r, hot_s, 0);
         begin(a, "match");
         /* a probe costs as a random shared-memory access of a sector (H200,
@@ -1013,11 +1133,11 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
         if (ps) gather(a, "gathers of S columns", M * ps, pb, S, 32, 0);
         join_host_work(a, impl, w, 0, kbits, 0, 1, hot_r, hot_s, 2);
         overheads(a);
-        finish(a, in + out, in + join_peak(impl, w, R, S, M, 0, kbits, hot_r, hot_s, 0, 1));
+        join_finish(a, in + out, in, join_peak(impl, w, R, S, M, 0, kbits, hot_r, hot_s, 0, 1));
         return;
     }
 
-    begin(a, "transform");
+    begin_transform(a, w);
     if (impl == GJ_IMPL_NPHJ) {
         /* the build, timed before the operator's first mark: the table
          * cleared, R's keys read and inserted; the share of the table the
@@ -1191,7 +1311,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
     }
     join_host_work(a, impl, w, bits, kbits, dense, sparse, hot_r, hot_s, 2);
     overheads(a);
-    finish(a, in + out, in + join_peak(impl, w, R, S, M, bits, kbits, hot_r, hot_s, dense, sparse));
+    join_finish(a, in + out, in, join_peak(impl, w, R, S, M, bits, kbits, hot_r, hot_s, dense, sparse));
 }
 
 /* ---- group-bys (T-GB-*) -------------------------------------------------- */

@@ -5,6 +5,7 @@ extern "C" {
 #include "common/internal.h" /* C linkage: internal.h has no extern "C" guard */
 }
 #include "operators/common.cuh"
+#include "operators/join_filter.cuh"
 #include "operators/join_kernels.cuh"
 #include "operators/join_partition.cuh"
 #include "operators/join_partition.h"
@@ -142,6 +143,8 @@ struct Job {
     int hash_keys;         /* PHJ: partition and match on hashed keys          */
     void *hkey_r, *hkey_s; /* the hashed key columns, made when CUB needs them */
     double expect_rows;    /* output rows the workload expects; < 0: unknown   */
+    int filter;            /* cut the sides by the semi-join filter first?     */
+    gj_dtable cut_r, cut_s; /* ... its cut sides, which r and s then point to  */
 };
 
 #define JCUDA(call)                                                                     \
@@ -2013,11 +2016,123 @@ done:
     return rc;
 }
 
+/* ---- the semi-join filter (operators/JOIN.md, "The semi-join filter") --- */
+
+/* the semi-join filter for these sides (operators/shapes.h
+ * gj_join_filter_takes: by the workload's hints, and GJ_JOIN_FILTER) */
+bool filter_wanted(const gj_workload *w, const gj_dtable *r, const gj_dtable *s)
+{
+    return gj_join_filter_takes((double)r->rows, (double)s->rows, w ? w->match_ratio : 1, w && !w->out_rows);
+}
+
+/* x's rows whose key has its bit in bm (R's range [lo, lo + span)) into a
+ * new table *cut (columns from the job's memory, in x's row order) */
+template <typename K>
+int filter_side(Job *j, const gj_dtable *x, u64 lo, u64 span, const uint32_t *bm, gj_dtable *cut)
+{
+    int rc = GJ_OK;
+    const u64 tiles = (x->rows + FILT_TILE - 1) / FILT_TILE;
+    uint32_t *mask = NULL;
+    u64 *cnt = NULL, total = 0;
+    FiltCols c;
+    memset(&c, 0, sizeof c);
+    JCUDA(mem_alloc(&j->mem, (void **)&mask, tiles * FILT_WORDS * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 1) * 8));
+    JCUDA(cudaMemsetAsync(cnt + tiles, 0, 8, j->mem.s));
+    filt_flag_kernel<K><<<(unsigned)tiles, FILT_THREADS, 0, j->mem.s>>>((const K *)x->key.data, x->rows, lo, span,
+                                                                      bm, mask, cnt);
+    JLAUNCHED();
+    if ((rc = exclusive_sum(j, cnt, cnt, tiles + 1)) != GJ_OK) goto done;
+    JCUDA(cudaMemcpyAsync(&total, cnt + tiles, 8, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaStreamSynchronize(j->mem.s));
+    *cut = *x;
+    cut->rows = total;
+    c.n = 1 + x->n_payloads;
+    for (int i = 0; i < c.n; i++) {
+        const gj_column *col = i ? &x->payload[i - 1] : &x->key;
+        gj_column *to = i ? &cut->payload[i - 1] : &cut->key;
+        JCUDA(mem_alloc(&j->mem, &to->data, total * col->width));
+        c.src[i] = col->data;
+        c.dst[i] = to->data;
+        c.w[i] = col->width;
+    }
+    if (total) {
+        filt_write_kernel<<<(unsigned)tiles, FILT_THREADS, 0, j->mem.s>>>(mask, cnt, c);
+        JLAUNCHED();
+    }
+done:
+    mem_free(&j->mem, mask);
+    mem_free(&j->mem, cnt);
+    return rc;
+}
+
+/* Cut S to the rows whose key R holds, then R to the keys S's cut holds,
+ * each by a bitmap of the other side's keys over R's key range; j->r and
+ * j->s then point to the cut sides, which the implementation joins as it
+ * would the inputs (same output: only rows without a partner are gone).
+ * Declines (nothing changed, *took false) where R's keys span more than
+ * GJ_JOIN_FILTER_MAX_SPAN values. Timed within the transform phase. */
+template <typename K>
+int key_filter(Job *j, bool *took)
+{
+    int rc = GJ_OK;
+    u64 *mm = NULL, hmm[2] = {~0ULL, 0}, span = 0;
+    uint32_t *bm = NULL;
+    size_t bm_bytes = 0;
+    const gj_dtable *R = j->r, *S = j->s;
+    *took = false;
+    gj_trace_begin(); /* GJ_TRACE=1: where the filter's time goes */
+    gj_trace(j->mem.s, "filter: start");
+    JCUDA(mem_alloc(&j->mem, (void **)&mm, sizeof hmm));
+    JCUDA(cudaMemcpyAsync(mm, hmm, sizeof hmm, cudaMemcpyHostToDevice, j->mem.s));
+    minmax_kernel<K, 256><<<grid_for(R->rows, 256 * 8), 256, 0, j->mem.s>>>((const K *)R->key.data, R->rows, mm);
+    JLAUNCHED();
+    JCUDA(cudaMemcpyAsync(hmm, mm, sizeof hmm, cudaMemcpyDeviceToHost, j->mem.s));
+    JCUDA(cudaStreamSynchronize(j->mem.s));
+    gj_trace(j->mem.s, "filter: R's min and max");
+    if (hmm[1] - hmm[0] >= GJ_JOIN_FILTER_MAX_SPAN) goto done; /* the bitmap would outgrow the L2 */
+    span = hmm[1] - hmm[0] + 1;
+    bm_bytes = (span + 31) / 32 * 4;
+    JCUDA(mem_alloc(&j->mem, (void **)&bm, bm_bytes));
+    JCUDA(cudaMemsetAsync(bm, 0, bm_bytes, j->mem.s));
+    filt_set_kernel<K><<<grid_for(R->rows, FILT_THREADS * 4), FILT_THREADS, 0, j->mem.s>>>(
+        (const K *)R->key.data, R->rows, hmm[0], bm);
+    JLAUNCHED();
+    gj_trace(j->mem.s, "filter: R's keys set");
+    if ((rc = filter_side<K>(j, S, hmm[0], span, bm, &j->cut_s)) != GJ_OK) goto done;
+    gj_trace(j->mem.s, "filter: S cut");
+    JCUDA(cudaMemsetAsync(bm, 0, bm_bytes, j->mem.s));
+    if (j->cut_s.rows) {
+        filt_set_kernel<K><<<grid_for(j->cut_s.rows, FILT_THREADS * 4), FILT_THREADS, 0, j->mem.s>>>(
+            (const K *)j->cut_s.key.data, j->cut_s.rows, hmm[0], bm);
+        JLAUNCHED();
+    }
+    gj_trace(j->mem.s, "filter: S's cut keys set");
+    if ((rc = filter_side<K>(j, R, hmm[0], span, bm, &j->cut_r)) != GJ_OK) goto done;
+    gj_trace(j->mem.s, "filter: R cut");
+    j->r = &j->cut_r;
+    j->s = &j->cut_s;
+    *took = true;
+done:
+    mem_free(&j->mem, mm);
+    mem_free(&j->mem, bm);
+    mem_free(&j->mem, j->tmp);
+    j->tmp = NULL;
+    j->tmp_bytes = 0;
+    gj_trace_dump();
+    return rc;
+}
+
 template <typename K>
 int run_typed(Job *j, gj_phase_timer *tm)
 {
     Emit e;
     memset(&e, 0, sizeof e);
+    if (j->filter) {
+        bool took = false;
+        int rc = key_filter<K>(j, &took);
+        if (rc != GJ_OK) return rc;
+    }
     if (j->r->rows == 0 || j->s->rows == 0) { /* empty output, three empty phases */
         Side rs, ss;
         int rc = GJ_OK;
@@ -2346,6 +2461,7 @@ extern "C" int gj_join_exec_w(gj_impl impl, const gj_workload *w, const gj_dtabl
                        s->key.width);
         goto done;
     }
+    j->filter = filter_wanted(w, r, s);
     if ((rc = gj_gpu_count(&ngpu, ctx)) != GJ_OK) goto done;
     GJ_CUDA(gj_pool_retain()); /* repeated runs do not pay cudaMalloc again */
     GJ_CUDA(gj_timer_init(&tm));

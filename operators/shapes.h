@@ -7,6 +7,8 @@
 #define GJ_OPERATORS_SHAPES_H
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* HGB: at most 2^GJ_HGB_MAX_PBITS passes of the one-pass kernel, each for
  * one table's worth of groups (operators/groupby_kernels.cuh). */
@@ -361,5 +363,33 @@ static inline int gj_phj_sparse_takes(double r, double s, double m, int sms, int
 /* the MSD sort's larger block-sort tile (512 threads x 8 rows): partitions
  * of more rows are hot, msd_hot's (skew) */
 #define GJ_MSD_LARGE 4096
+
+/* The joins' semi-join filter (operators/join_api.cu key_filter, session
+ * 26): where few S rows find a partner, S is cut to its matching rows
+ * before any implementation runs (a bitmap of R's keys over their range,
+ * in the L2), then R to the keys that S's survivors hold (a bitmap of
+ * those), and the implementation joins the two cut sides. Asked by the
+ * workload's hints: primary-foreign-key joins (many-to-many: not yet) with
+ * at most GJ_JOIN_FILTER_MAX_RATIO of S matching and at least
+ * GJ_JOIN_FILTER_MIN_ROWS rows a side (unknown, without hints: 1 and
+ * many-to-many); it declines, after R's min and
+ * max, where R's keys span more than GJ_JOIN_FILTER_MAX_SPAN values (the
+ * bitmap would outgrow the L2: its probes would run at B_R). The model
+ * asks the same, with the generator's span (R's rows, twice that below
+ * match ratio 1). */
+#define GJ_JOIN_FILTER_MAX_RATIO 0.5
+#define GJ_JOIN_FILTER_MIN_ROWS (1ULL << 20)
+#define GJ_JOIN_FILTER_MAX_SPAN (1ULL << 28)
+/* GJ_JOIN_FILTER=off: never (A/B runs; the model then predicts without
+ * it too); =on: whenever both sides have rows (tests; the model still
+ * cuts primary-foreign-key joins only) */
+static inline int gj_join_filter_takes(double r, double s, double match_ratio, int pkfk)
+{
+    const char *e = getenv("GJ_JOIN_FILTER");
+    if ((e && !strcmp(e, "off")) || r < 1 || s < 1) return 0;
+    if (e && !strcmp(e, "on")) return 1;
+    return pkfk && match_ratio <= GJ_JOIN_FILTER_MAX_RATIO && r >= (double)GJ_JOIN_FILTER_MIN_ROWS &&
+           s >= (double)GJ_JOIN_FILTER_MIN_ROWS;
+}
 
 #endif

@@ -114,16 +114,21 @@ static void check_all(const gj_dtable *hr, const gj_dtable *hs, uint64_t expect_
      * passes scattering two tiles at a time (GJ_JOIN_PART_PAIR=force: by
      * default from 2^26 rows), and PHJ-TR and SMJ-TR with their two-pass
      * partitions through a scratch of half the rows (GJ_JOIN_PART_HALF=force:
-     * by default from 2^25 rows) */
-    enum { EXTRA = 9 };
+     * by default from 2^25 rows), and PHJ-UR, SMJ-TR and NPHJ after the
+     * semi-join filter (GJ_JOIN_FILTER=on: by default only where the
+     * workload's hints ask for it) */
+    enum { EXTRA = 12 };
     static const char *const extra_env[EXTRA] = {"GJ_JOIN_PARTITION", "GJ_JOIN_MSD", "GJ_JOIN_COMPACT",
                                                  "GJ_JOIN_COMPACT", "GJ_JOIN_COMPACT", "GJ_JOIN_COMPACT",
-                                                 "GJ_JOIN_PART_PAIR", "GJ_JOIN_PART_HALF", "GJ_JOIN_PART_HALF"};
+                                                 "GJ_JOIN_PART_PAIR", "GJ_JOIN_PART_HALF", "GJ_JOIN_PART_HALF",
+                                                 "GJ_JOIN_FILTER", "GJ_JOIN_FILTER", "GJ_JOIN_FILTER"};
     static const char *const extra_val[EXTRA] = {"cub", "force", "select", "select", "fused:5",
-                                                 "fused:1000000000", "force", "force", "force"};
+                                                 "fused:1000000000", "force", "force", "force",
+                                                 "on", "on", "on"};
     static const gj_impl extra_impl[EXTRA] = {GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_TR, GJ_IMPL_PHJ_TR,
                                               GJ_IMPL_PHJ_UR, GJ_IMPL_PHJ_TR, GJ_IMPL_PHJ_UR,
-                                              GJ_IMPL_PHJ_TR, GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_TR};
+                                              GJ_IMPL_PHJ_TR, GJ_IMPL_PHJ_TR, GJ_IMPL_SMJ_TR,
+                                              GJ_IMPL_PHJ_UR, GJ_IMPL_SMJ_TR, GJ_IMPL_NPHJ};
     for (int i = 0; i < N_IMPLS + EXTRA; i++) {
         gj_join_out out, hout;
         gj_timing t;
@@ -772,6 +777,82 @@ static void test_gpu_msd_hot_peak(void **state)
  * gaps that double from row to row with runs of 3 equal R keys (each S row
  * matches 3 times; the last steps overshoot the R window), and S keys past
  * R's largest, 8-byte keys. */
+/* The semi-join filter (operators/join_api.cu key_filter). A generated
+ * join at match ratio 0.25 (2^21 rows a side, 4-byte keys, 2+2 columns;
+ * W2's shape), every implementation given the workload's hints (so the
+ * filter takes it by default) against the CPU reference, its peak below
+ * the same run's with GJ_JOIN_FILTER=off (the cut sides are a fraction of
+ * the inputs). Then 8-byte keys spread over more than
+ * GJ_JOIN_FILTER_MAX_SPAN values (multiplied by an odd constant): the
+ * filter declines after R's min and max, the output still right and the
+ * peak that of =off (but for its 16-byte buffer). */
+static uint64_t exec_peak(gj_impl impl, const gj_workload *w, const gj_dtable *dr, const gj_dtable *ds,
+                          const gj_join_out *ref, const char *filter)
+{
+    gj_ctx *ctx = NULL;
+    gj_join_out out, hout;
+    gj_timing t;
+    int eq = 0;
+    assert_int_equal(gj_ctx_new(&ctx), GJ_OK);
+    assert_int_equal(setenv("GJ_JOIN_FILTER", filter, 1), 0);
+    int rc = gj_join_exec_w(impl, w, dr, ds, NULL, &out, &t, ctx);
+    unsetenv("GJ_JOIN_FILTER");
+    if (rc != GJ_OK) fprintf(stderr, "%s: %s\n", gj_impl_name(impl), gj_ctx_errmsg(ctx));
+    assert_int_equal(rc, GJ_OK);
+    assert_int_equal(gj_join_out_download(&out, &hout, ctx), GJ_OK);
+    assert_int_equal(gj_join_compare(&hout, ref, &eq, ctx), GJ_OK);
+    if (!eq)
+        fprintf(stderr, "%s, GJ_JOIN_FILTER=%s: %llu rows vs reference %llu\n", gj_impl_name(impl), filter,
+                (unsigned long long)hout.rows, (unsigned long long)ref->rows);
+    assert_true(eq);
+    gj_join_out_free_host(&hout);
+    gj_join_out_free(&out);
+    gj_ctx_free(ctx);
+    return t.peak_bytes;
+}
+
+static void test_gpu_key_filter(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    for (int spread = 0; spread < 2; spread++) {
+        gj_workload w;
+        gj_dtable dr, ds, hr, hs;
+        gj_join_out ref;
+        gj_workload_default(&w, GJ_OP_JOIN);
+        w.r_rows = w.s_rows = 1ULL << 21;
+        w.match_ratio = 0.25;
+        w.key_bytes = spread ? 8 : 4;
+        assert_int_equal(gj_join_generate(&w, 26 + spread, 0, &dr, &ds, NULL), GJ_OK);
+        assert_int_equal(gj_dtable_download(&dr, &hr, NULL), GJ_OK);
+        assert_int_equal(gj_dtable_download(&ds, &hs, NULL), GJ_OK);
+        if (spread) { /* k -> k * odd: a bijection, the same matches, keys over 2^63 values */
+            for (uint64_t i = 0; i < hr.rows; i++) hset(&hr.key, i, hget(&hr.key, i) * 0x9E3779B97F4A7C15ULL);
+            for (uint64_t i = 0; i < hs.rows; i++) hset(&hs.key, i, hget(&hs.key, i) * 0x9E3779B97F4A7C15ULL);
+            gj_dtable_free(&dr);
+            gj_dtable_free(&ds);
+            upload(&hr, &dr);
+            upload(&hs, &ds);
+        }
+        assert_int_equal(gj_join_reference(&hr, &hs, &ref, NULL), GJ_OK);
+        assert_true(ref.rows > 0 && ref.rows < hs.rows / 2);
+        for (int i = 0; i < N_IMPLS; i++) {
+            const uint64_t off = exec_peak(IMPLS[i], &w, &dr, &ds, &ref, "off");
+            const uint64_t on = exec_peak(IMPLS[i], &w, &dr, &ds, &ref, spread ? "on" : "auto");
+            if (spread ? on > off + 256 : on >= off)
+                fprintf(stderr, "%s%s: peak %llu with the filter, %llu without\n", gj_impl_name(IMPLS[i]),
+                        spread ? " (spread keys)" : "", (unsigned long long)on, (unsigned long long)off);
+            if (spread) assert_true(on <= off + 256);
+            else assert_true(on < off);
+        }
+        gj_join_out_free_host(&ref);
+        gj_htable_free(&hr);
+        gj_htable_free(&hs);
+        gj_dtable_free(&dr);
+        gj_dtable_free(&ds);
+    }
+}
+
 static void test_gpu_sparse_probe_side(void **state)
 {
     (void)state;
@@ -1224,6 +1305,7 @@ int main(void)
         cmocka_unit_test(test_gpu_small_build_side),
         cmocka_unit_test(test_gpu_small_build_few_matches),
         cmocka_unit_test(test_gpu_sparse_probe_side),
+        cmocka_unit_test(test_gpu_key_filter),
         cmocka_unit_test(test_gpu_partition),
         cmocka_unit_test(test_gpu_partition_halves),
         cmocka_unit_test(test_gpu_partition_claim),

@@ -1,0 +1,141 @@
+/* Kernels of the joins' semi-join filter (operators/join_api.cu key_filter,
+ * operators/JOIN.md "The semi-join filter"). A bitmap holds one side's keys
+ * over R's key range (bit k - lo), small enough to stay in the L2; the
+ * other side's rows are flagged against it a tile at a time (a mask word
+ * of 32 rows, a count a tile), and after a scan of the counts each tile
+ * copies its flagged rows, in order, to its place in the cut side's
+ * columns. No launches here. */
+#ifndef GJ_OPERATORS_JOIN_FILTER_CUH
+#define GJ_OPERATORS_JOIN_FILTER_CUH
+
+#include <stdint.h>
+
+#include "operators/common.cuh" /* GJ_MAX_PAYLOADS */
+
+namespace gjj {
+
+typedef unsigned long long u64;
+
+/* a tile: FILT_THREADS threads, FILT_ITEMS rows each, FILT_WORDS mask words */
+enum { FILT_THREADS = 256, FILT_ITEMS = 16, FILT_TILE = FILT_THREADS * FILT_ITEMS, FILT_WORDS = FILT_TILE / 32 };
+
+/* bit k - lo of bm for every key k (the caller's keys all lie in the
+ * bitmap's range): a fire-and-forget atomic OR each, four keys a thread in
+ * flight */
+template <typename K>
+__global__ __launch_bounds__(FILT_THREADS) void filt_set_kernel(const K *__restrict__ k, u64 n, u64 lo,
+                                                                uint32_t *bm)
+{
+    for (u64 i = 4 * (blockIdx.x * (u64)FILT_THREADS + threadIdx.x); i < n;
+         i += 4 * (u64)gridDim.x * FILT_THREADS) {
+        K v[4];
+#pragma unroll
+        for (int q = 0; q < 4; q++) v[q] = i + q < n ? k[i + q] : k[i];
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const u64 d = (u64)v[q] - lo;
+            atomicOr(bm + (d >> 5), 1u << (d & 31));
+        }
+    }
+}
+
+/* Tile blockIdx.x: mask[w] = which of rows 32 w .. 32 w + 31 have their key
+ * in the bitmap (keys outside [lo, lo + span) never are), cnt[tile] = how
+ * many. Row r of the tile is thread r % FILT_THREADS's item r /
+ * FILT_THREADS, so a warp's ballot is one mask word. Rows past n: none. */
+template <typename K>
+__global__ __launch_bounds__(FILT_THREADS) void filt_flag_kernel(const K *__restrict__ k, u64 n, u64 lo, u64 span,
+                                                                 const uint32_t *__restrict__ bm, uint32_t *mask,
+                                                                 u64 *cnt)
+{
+    __shared__ uint32_t wc[FILT_THREADS / 32];
+    const u64 base = (u64)blockIdx.x * FILT_TILE;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    u64 d[FILT_ITEMS];
+    uint32_t bits[FILT_ITEMS];
+#pragma unroll
+    for (int i = 0; i < FILT_ITEMS; i++) {
+        const u64 r = base + (u64)i * FILT_THREADS + threadIdx.x;
+        d[i] = r < n ? (u64)k[r] - lo : span;
+    }
+#pragma unroll
+    for (int i = 0; i < FILT_ITEMS; i++) bits[i] = d[i] < span ? __ldg(bm + (d[i] >> 5)) : 0;
+    uint32_t c = 0;
+#pragma unroll
+    for (int i = 0; i < FILT_ITEMS; i++) {
+        const uint32_t b = __ballot_sync(0xffffffffu, (bits[i] >> (d[i] & 31)) & 1);
+        if (lane == 0) mask[(u64)blockIdx.x * FILT_WORDS + i * (FILT_THREADS / 32) + warp] = b;
+        c += __popc(b);
+    }
+    if (lane == 0) wc[warp] = c;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        u64 t = 0;
+        for (int w = 0; w < FILT_THREADS / 32; w++) t += wc[w];
+        cnt[blockIdx.x] = t;
+    }
+}
+
+/* the columns a cut copies: the key, then the payloads */
+struct FiltCols {
+    const void *src[1 + GJ_MAX_PAYLOADS];
+    void *dst[1 + GJ_MAX_PAYLOADS];
+    int w[1 + GJ_MAX_PAYLOADS];
+    int n;
+};
+
+/* one column of a tile: the flagged rows' values, loaded first (all in
+ * flight), then stored at o + their rank in the tile */
+template <typename T>
+__device__ __forceinline__ void filt_copy(const T *__restrict__ src, T *dst, u64 base, u64 o, const uint32_t *sm,
+                                          const uint32_t *pre)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    T v[FILT_ITEMS];
+#pragma unroll
+    for (int i = 0; i < FILT_ITEMS; i++)
+        if ((sm[i * (FILT_THREADS / 32) + warp] >> lane) & 1) v[i] = src[base + (u64)i * FILT_THREADS + threadIdx.x];
+#pragma unroll
+    for (int i = 0; i < FILT_ITEMS; i++) {
+        const int wd = i * (FILT_THREADS / 32) + warp;
+        const uint32_t m = sm[wd];
+        if ((m >> lane) & 1) dst[o + pre[wd] + __popc(m & ((1u << lane) - 1))] = v[i];
+    }
+}
+
+/* Tile blockIdx.x copies its flagged rows of every column to off[tile] on,
+ * in row order (the cut is stable: a side in key order stays so). */
+__global__ __launch_bounds__(FILT_THREADS) void filt_write_kernel(const uint32_t *__restrict__ mask,
+                                                                  const u64 *__restrict__ off, FiltCols c)
+{
+    __shared__ uint32_t sm[FILT_WORDS], pre[FILT_WORDS], ws[FILT_WORDS / 32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    uint32_t incl = 0, p = 0;
+    if (threadIdx.x < FILT_WORDS) { /* the words' exclusive prefix of counts, warp by warp */
+        const uint32_t m = mask[(u64)blockIdx.x * FILT_WORDS + threadIdx.x];
+        sm[threadIdx.x] = m;
+        p = incl = __popc(m);
+#pragma unroll
+        for (int s = 1; s < 32; s *= 2) {
+            const uint32_t x = __shfl_up_sync(0xffffffffu, incl, s);
+            if (lane >= s) incl += x;
+        }
+        if (lane == 31) ws[warp] = incl;
+    }
+    __syncthreads();
+    if (threadIdx.x < FILT_WORDS) {
+        uint32_t before = 0;
+        for (int w = 0; w < warp; w++) before += ws[w];
+        pre[threadIdx.x] = before + incl - p;
+    }
+    __syncthreads();
+    const u64 base = (u64)blockIdx.x * FILT_TILE, o = off[blockIdx.x];
+    for (int col = 0; col < c.n; col++) {
+        if (c.w[col] == 4) filt_copy((const uint32_t *)c.src[col], (uint32_t *)c.dst[col], base, o, sm, pre);
+        else filt_copy((const u64 *)c.src[col], (u64 *)c.dst[col], base, o, sm, pre);
+    }
+}
+
+} // namespace gjj
+
+#endif
