@@ -1027,10 +1027,16 @@ static void filter_terms(acc *a, const gj_workload *w, const gj_workload *cut)
     const double R = (double)w->r_rows, S = (double)w->s_rows, Rc = (double)cut->r_rows,
                  Sc = (double)cut->s_rows, bm = filter_bitmap(w);
     const double rrow = kb + w->r_payloads * w->payload_bytes, srow = kb + w->s_payloads * w->payload_bytes;
+    /* the bitmap is the only random target, beside streams read once:
+     * the whole L2 holds it (as NPHJ's build, above) */
     const double h = fmin(1, hw->l2_bytes / bm);
+    const double xs[] = {0, 5, 10, 20};
+    const double ys[] = {hw->atom_g_t1, hw->atom_g_t32, hw->atom_g_t1k, hw->atom_g_t1m};
+    const double atom = interp_log2(bm / 4, xs, ys, 4);
     seq(a, "R's min and max; the key bitmap cleared twice", R * kb + 2 * bm);
     seq(a, "keys to set in the bitmap", (R + Sc) * kb);
-    atomics_global(a, "keys set in the key bitmap", R + Sc, R + Sc, bm);
+    term(a, GJ_TERM_ATOMIC, "keys set in the key bitmap (an atomic OR each)",
+         (R + Sc) * (h / (atom * GB) + (1 - h) / (fmin(atom, hw->bw_rand / 4) * GB)), 0);
     seq(a, "keys probed (a mask bit each)", (S + R) * (kb + 1.0 / 8));
     term(a, GJ_TERM_GATHER, "probes of the key bitmap",
          (S + R) * 4 * (h / (hw->bw_rand_l2 * GB) + (1 - h) / (hw->bw_rand * GB)), 0);

@@ -77,9 +77,13 @@ struct SmjPolicy {
 };
 
 /* ---- stream-ordered allocations with a peak ----------------------------- */
+/* An allocation marked kept (mem_keep: the semi-join filter's cut sides)
+ * is to the operator what a caller's input column is: mem_owns denies it,
+ * mem_free and mem_detach leave it, and only mem_release frees it. */
 struct Mem {
     void *p[96];
     size_t sz[96];
+    bool keep[96];
     int n;
     size_t now, peak;
     cudaStream_t s;
@@ -92,6 +96,7 @@ cudaError_t mem_alloc(Mem *m, void **p, size_t bytes)
     cudaError_t e = cudaMallocAsync(p, bytes ? bytes : 16, m->s);
     if (e != cudaSuccess) return e;
     m->p[m->n] = *p;
+    m->keep[m->n] = false;
     m->sz[m->n++] = bytes;
     m->now += bytes;
     if (m->now > m->peak) m->peak = m->now;
@@ -104,10 +109,12 @@ void mem_detach(Mem *m, void *p, int do_free)
     if (!p) return;
     for (int i = 0; i < m->n; i++)
         if (m->p[i] == p) {
+            if (m->keep[i]) return;
             if (do_free) cudaFreeAsync(p, m->s);
             m->now -= m->sz[i];
             m->p[i] = m->p[--m->n];
             m->sz[i] = m->sz[m->n];
+            m->keep[i] = m->keep[m->n];
             return;
         }
 }
@@ -115,8 +122,13 @@ void mem_free(Mem *m, void *p) { mem_detach(m, p, 1); }
 bool mem_owns(const Mem *m, const void *p)
 {
     for (int i = 0; i < m->n; i++)
-        if (m->p[i] == p) return true;
+        if (m->p[i] == p) return !m->keep[i];
     return false;
+}
+void mem_keep(Mem *m, const void *p)
+{
+    for (int i = 0; i < m->n; i++)
+        if (m->p[i] == p) m->keep[i] = true;
 }
 void mem_release(Mem *m)
 {
@@ -2052,6 +2064,7 @@ int filter_side(Job *j, const gj_dtable *x, u64 lo, u64 span, const uint32_t *bm
         const gj_column *col = i ? &x->payload[i - 1] : &x->key;
         gj_column *to = i ? &cut->payload[i - 1] : &cut->key;
         JCUDA(mem_alloc(&j->mem, &to->data, total * col->width));
+        mem_keep(&j->mem, to->data); /* an input to the implementation */
         c.src[i] = col->data;
         c.dst[i] = to->data;
         c.w[i] = col->width;
