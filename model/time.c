@@ -997,10 +997,12 @@ static double filter_span(const gj_workload *w)
  * *cut is the workload of the cut sides: S's matching rows (match ratio 1)
  * and R's rows whose keys those hold: of R's kept keys (the match ratio's
  * share, at random among the ranks), those that S's rows drew. */
-static int filter_cut(const gj_workload *w, gj_workload *cut)
+static int filter_cut(gj_impl impl, const gj_workload *w, gj_workload *cut)
 {
+    const int smj = impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR;
     if (w->out_rows || filter_span(w) > (double)GJ_JOIN_FILTER_MAX_SPAN ||
-        !gj_join_filter_takes((double)w->r_rows, (double)w->s_rows, w->match_ratio, 1))
+        !gj_join_filter_takes((double)w->r_rows, (double)w->s_rows, w->match_ratio, 1,
+                              smj && w->r_sorted && w->s_sorted))
         return 0;
     const double R = (double)w->r_rows, S = (double)w->s_rows, rho = w->match_ratio;
     *cut = *w;
@@ -1013,13 +1015,15 @@ static int filter_cut(const gj_workload *w, gj_workload *cut)
 /* The key bitmap's bytes, and a side's mask words (a bit a row) */
 static double filter_bitmap(const gj_workload *w) { return ceil(filter_span(w) / 32) * 4; }
 
-/* The filter's work, charged to the transform phase: R's min and max; the
- * bitmap cleared, R's keys set in it (an atomic OR a key); S's keys probed
- * (a random 4-byte read of the bitmap, a mask bit a row), S's matching
- * rows copied out (every column read, the cut written); the bitmap cleared
- * again, the cut S's keys set, R's rows probed and cut the same way. The
- * probes run at the L2's random rate for the share of the bitmap the L2
- * holds, B_R for the rest. */
+/* The filter's work, charged to the transform phase: R's min and max; two
+ * bitmaps cleared, R's keys set in the first (an atomic OR a key); S's
+ * keys probed (a random 4-byte read of the bitmap, a mask bit a row), the
+ * matching ones set in the second; S's matching rows copied out (every
+ * column read, the cut written); R's rows probed against the second
+ * bitmap and cut the same way. The probes run at the L2's random rate for
+ * the share of the bitmap the L2 holds, B_R for the rest. (R's probes run
+ * beside S's cut, on a stream of their own; the terms still add up: tune
+ * scales them.) */
 static void filter_terms(acc *a, const gj_workload *w, const gj_workload *cut)
 {
     const gj_hw *hw = a->hw;
@@ -1033,15 +1037,15 @@ static void filter_terms(acc *a, const gj_workload *w, const gj_workload *cut)
     const double xs[] = {0, 5, 10, 20};
     const double ys[] = {hw->atom_g_t1, hw->atom_g_t32, hw->atom_g_t1k, hw->atom_g_t1m};
     const double atom = interp_log2(bm / 4, xs, ys, 4);
-    seq(a, "R's min and max; the key bitmap cleared twice", R * kb + 2 * bm);
-    seq(a, "keys to set in the bitmap", (R + Sc) * kb);
+    seq(a, "R's min and max; the key bitmaps cleared", R * kb + 2 * bm);
+    seq(a, "R's keys to set in the bitmap", R * kb);
     term(a, GJ_TERM_ATOMIC, "keys set in the key bitmap (an atomic OR each)",
          (R + Sc) * (h / (atom * GB) + (1 - h) / (fmin(atom, hw->bw_rand / 4) * GB)), 0);
     seq(a, "keys probed (a mask bit each)", (S + R) * (kb + 1.0 / 8));
     term(a, GJ_TERM_GATHER, "probes of the key bitmap",
          (S + R) * 4 * (h / (hw->bw_rand_l2 * GB) + (1 - h) / (hw->bw_rand * GB)), 0);
     seq(a, "matching rows cut out", (S + R) / 8 + (S + Sc) * srow + (R + Rc) * rrow);
-    a->kernels += 13;
+    a->kernels += 12;
     a->allocs += 6 + 2 + w->r_payloads + w->s_payloads;
     a->syncs += 3;
 }
@@ -1055,15 +1059,15 @@ static void begin_transform(acc *a, const gj_workload *w)
 
 /* finish() for a join modelled on w, `in` its sides' bytes and `own` its
  * own allocations: cut by the filter, the floor is the uncut join's and
- * the cut sides are held beside the rest (the filter's bitmap and mask
- * while it cuts) */
+ * the cut sides are held beside the rest (the filter's two bitmaps and
+ * the sides' masks while it cuts) */
 static void join_finish(acc *a, double floor_bytes, double in, double own)
 {
     const gj_workload *u = a->uncut;
     if (u) {
         const double kb = u->key_bytes, pb = u->payload_bytes, M = (double)gj_workload_out_rows(u);
         const double uin = u->r_rows * (kb + u->r_payloads * pb) + u->s_rows * (kb + u->s_payloads * pb);
-        own = in + fmax(own, filter_bitmap(u) + fmax(u->r_rows, u->s_rows) / 8);
+        own = in + fmax(own, 2 * filter_bitmap(u) + (u->r_rows + u->s_rows) / 8.0);
         floor_bytes = uin + M * (kb + (u->r_payloads + u->s_payloads) * pb);
         in = uin;
     }
@@ -1077,7 +1081,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
 {
     gj_workload cut;
     a->uncut = NULL;
-    if (filter_cut(w, &cut)) {
+    if (filter_cut(impl, w, &cut)) {
         a->uncut = w;
         w = &cut;
     }

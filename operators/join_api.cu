@@ -2032,30 +2032,59 @@ done:
 
 /* the semi-join filter for these sides (operators/shapes.h
  * gj_join_filter_takes: by the workload's hints, and GJ_JOIN_FILTER) */
-bool filter_wanted(const gj_workload *w, const gj_dtable *r, const gj_dtable *s)
+bool filter_wanted(gj_impl impl, const gj_workload *w, const gj_dtable *r, const gj_dtable *s)
 {
-    return gj_join_filter_takes((double)r->rows, (double)s->rows, w ? w->match_ratio : 1, w && !w->out_rows);
+    const bool smj = impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR;
+    return gj_join_filter_takes((double)r->rows, (double)s->rows, w ? w->match_ratio : 1, w && !w->out_rows,
+                                smj && w && w->r_sorted && w->s_sorted);
 }
 
-/* x's rows whose key has its bit in bm (R's range [lo, lo + span)) into a
- * new table *cut (columns from the job's memory, in x's row order) */
-template <typename K>
-int filter_side(Job *j, const gj_dtable *x, u64 lo, u64 span, const uint32_t *bm, gj_dtable *cut)
+/* A side's flags against a bitmap (filter_flag), then its cut (filter_cut) */
+struct FiltSide {
+    uint32_t *mask; /* a bit a row: its key in the bitmap          */
+    u64 *cnt;       /* flagged rows a tile, then their exclusive sum */
+    u64 tiles;
+};
+
+/* a side's mask and counts for x's rows, from the job's memory (on its
+ * stream: drain it before another stream uses them) */
+int filter_alloc(Job *j, const gj_dtable *x, FiltSide *f)
 {
     int rc = GJ_OK;
-    const u64 tiles = (x->rows + FILT_TILE - 1) / FILT_TILE;
-    uint32_t *mask = NULL;
-    u64 *cnt = NULL, total = 0;
+    f->tiles = (x->rows + FILT_TILE - 1) / FILT_TILE;
+    JCUDA(mem_alloc(&j->mem, (void **)&f->mask, f->tiles * FILT_WORDS * 4));
+    JCUDA(mem_alloc(&j->mem, (void **)&f->cnt, (f->tiles + 1) * 8));
+done:
+    return rc;
+}
+
+/* flag x's rows whose key has its bit in bm (R's range [lo, lo + span)) on
+ * stream st, setting their keys in bm2 (NULL: none) */
+template <typename K>
+int filter_flag(Job *j, const gj_dtable *x, u64 lo, u64 span, const uint32_t *bm, uint32_t *bm2, cudaStream_t st,
+                FiltSide *f)
+{
+    int rc = GJ_OK;
+    JCUDA(cudaMemsetAsync(f->cnt + f->tiles, 0, 8, st));
+    filt_flag_kernel<K><<<(unsigned)f->tiles, FILT_THREADS, 0, st>>>((const K *)x->key.data, x->rows, lo, span, bm,
+                                                                     f->mask, f->cnt, bm2);
+    JLAUNCHED();
+done:
+    return rc;
+}
+
+/* x's flagged rows (filter_flag) into a new table *cut, in x's row order:
+ * the counts scanned, the total read back, the columns allocated (kept:
+ * inputs to the implementation) and written; the mask and counts freed */
+template <typename K>
+int filter_cut(Job *j, const gj_dtable *x, FiltSide *f, gj_dtable *cut)
+{
+    int rc = GJ_OK;
+    u64 total = 0;
     FiltCols c;
     memset(&c, 0, sizeof c);
-    JCUDA(mem_alloc(&j->mem, (void **)&mask, tiles * FILT_WORDS * 4));
-    JCUDA(mem_alloc(&j->mem, (void **)&cnt, (tiles + 1) * 8));
-    JCUDA(cudaMemsetAsync(cnt + tiles, 0, 8, j->mem.s));
-    filt_flag_kernel<K><<<(unsigned)tiles, FILT_THREADS, 0, j->mem.s>>>((const K *)x->key.data, x->rows, lo, span,
-                                                                      bm, mask, cnt);
-    JLAUNCHED();
-    if ((rc = exclusive_sum(j, cnt, cnt, tiles + 1)) != GJ_OK) goto done;
-    JCUDA(cudaMemcpyAsync(&total, cnt + tiles, 8, cudaMemcpyDeviceToHost, j->mem.s));
+    if ((rc = exclusive_sum(j, f->cnt, f->cnt, f->tiles + 1)) != GJ_OK) goto done;
+    JCUDA(cudaMemcpyAsync(&total, f->cnt + f->tiles, 8, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
     *cut = *x;
     cut->rows = total;
@@ -2070,12 +2099,14 @@ int filter_side(Job *j, const gj_dtable *x, u64 lo, u64 span, const uint32_t *bm
         c.w[i] = col->width;
     }
     if (total) {
-        filt_write_kernel<<<(unsigned)tiles, FILT_THREADS, 0, j->mem.s>>>(mask, cnt, c);
+        filt_write_kernel<<<(unsigned)f->tiles, FILT_THREADS, 0, j->mem.s>>>(f->mask, f->cnt, c);
         JLAUNCHED();
     }
 done:
-    mem_free(&j->mem, mask);
-    mem_free(&j->mem, cnt);
+    mem_free(&j->mem, f->mask);
+    mem_free(&j->mem, f->cnt);
+    f->mask = NULL;
+    f->cnt = NULL;
     return rc;
 }
 
@@ -2083,8 +2114,11 @@ done:
  * each by a bitmap of the other side's keys over R's key range; j->r and
  * j->s then point to the cut sides, which the implementation joins as it
  * would the inputs (same output: only rows without a partner are gone).
- * Declines (nothing changed, *took false) where R's keys span more than
- * GJ_JOIN_FILTER_MAX_SPAN values. Timed within the transform phase. */
+ * S's flags set its matching keys in the second bitmap as they find them,
+ * and R's flags against it (L2-bound: the probes) run on a second stream
+ * beside S's cut (DRAM-bound: the columns). Declines (nothing changed,
+ * *took false) where R's keys span more than GJ_JOIN_FILTER_MAX_SPAN
+ * values. Timed within the transform phase. */
 template <typename K>
 int key_filter(Job *j, bool *took)
 {
@@ -2093,6 +2127,9 @@ int key_filter(Job *j, bool *took)
     uint32_t *bm = NULL;
     size_t bm_bytes = 0;
     const gj_dtable *R = j->r, *S = j->s;
+    FiltSide fs = {NULL, NULL, 0}, fr = {NULL, NULL, 0};
+    cudaStream_t s2 = NULL;
+    cudaEvent_t flagged = NULL;
     *took = false;
     gj_trace_begin(); /* GJ_TRACE=1: where the filter's time goes */
     gj_trace(j->mem.s, "filter: start");
@@ -2106,22 +2143,28 @@ int key_filter(Job *j, bool *took)
     if (hmm[1] - hmm[0] >= GJ_JOIN_FILTER_MAX_SPAN) goto done; /* the bitmap would outgrow the L2 */
     span = hmm[1] - hmm[0] + 1;
     bm_bytes = (span + 31) / 32 * 4;
-    JCUDA(mem_alloc(&j->mem, (void **)&bm, bm_bytes));
-    JCUDA(cudaMemsetAsync(bm, 0, bm_bytes, j->mem.s));
+    /* two bitmaps: R's keys, then S's matching keys */
+    JCUDA(mem_alloc(&j->mem, (void **)&bm, 2 * bm_bytes));
+    JCUDA(cudaMemsetAsync(bm, 0, 2 * bm_bytes, j->mem.s));
     filt_set_kernel<K><<<grid_for(R->rows, FILT_THREADS * 4), FILT_THREADS, 0, j->mem.s>>>(
         (const K *)R->key.data, R->rows, hmm[0], bm);
     JLAUNCHED();
     gj_trace(j->mem.s, "filter: R's keys set");
-    if ((rc = filter_side<K>(j, S, hmm[0], span, bm, &j->cut_s)) != GJ_OK) goto done;
-    gj_trace(j->mem.s, "filter: S cut");
-    JCUDA(cudaMemsetAsync(bm, 0, bm_bytes, j->mem.s));
-    if (j->cut_s.rows) {
-        filt_set_kernel<K><<<grid_for(j->cut_s.rows, FILT_THREADS * 4), FILT_THREADS, 0, j->mem.s>>>(
-            (const K *)j->cut_s.key.data, j->cut_s.rows, hmm[0], bm);
-        JLAUNCHED();
-    }
-    gj_trace(j->mem.s, "filter: S's cut keys set");
-    if ((rc = filter_side<K>(j, R, hmm[0], span, bm, &j->cut_r)) != GJ_OK) goto done;
+    if ((rc = filter_alloc(j, S, &fs)) != GJ_OK || (rc = filter_alloc(j, R, &fr)) != GJ_OK ||
+        (rc = filter_flag<K>(j, S, hmm[0], span, bm, bm + bm_bytes / 4, j->mem.s, &fs)) != GJ_OK)
+        goto done;
+    gj_trace(j->mem.s, "filter: S flagged");
+    JCUDA(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+    JCUDA(cudaEventCreateWithFlags(&flagged, cudaEventDisableTiming));
+    /* R's flags need S's (the second bitmap), and R's mask the job's
+     * stream's allocations: both done once S's cut has read its total back */
+    if ((rc = filter_cut<K>(j, S, &fs, &j->cut_s)) != GJ_OK ||
+        (rc = filter_flag<K>(j, R, hmm[0], span, bm + bm_bytes / 4, NULL, s2, &fr)) != GJ_OK)
+        goto done;
+    JCUDA(cudaEventRecord(flagged, s2));
+    JCUDA(cudaStreamWaitEvent(j->mem.s, flagged, 0));
+    gj_trace(j->mem.s, "filter: S cut, R flagged");
+    if ((rc = filter_cut<K>(j, R, &fr, &j->cut_r)) != GJ_OK) goto done;
     gj_trace(j->mem.s, "filter: R cut");
     j->r = &j->cut_r;
     j->s = &j->cut_s;
@@ -2129,9 +2172,15 @@ int key_filter(Job *j, bool *took)
 done:
     mem_free(&j->mem, mm);
     mem_free(&j->mem, bm);
+    mem_free(&j->mem, fs.mask);
+    mem_free(&j->mem, fs.cnt);
+    mem_free(&j->mem, fr.mask);
+    mem_free(&j->mem, fr.cnt);
     mem_free(&j->mem, j->tmp);
     j->tmp = NULL;
     j->tmp_bytes = 0;
+    if (flagged) cudaEventDestroy(flagged);
+    if (s2) cudaStreamDestroy(s2); /* its work is ordered before the job's stream's next */
     gj_trace_dump();
     return rc;
 }
@@ -2474,7 +2523,7 @@ extern "C" int gj_join_exec_w(gj_impl impl, const gj_workload *w, const gj_dtabl
                        s->key.width);
         goto done;
     }
-    j->filter = filter_wanted(w, r, s);
+    j->filter = filter_wanted(impl, w, r, s);
     if ((rc = gj_gpu_count(&ngpu, ctx)) != GJ_OK) goto done;
     GJ_CUDA(gj_pool_retain()); /* repeated runs do not pay cudaMalloc again */
     GJ_CUDA(gj_timer_init(&tm));

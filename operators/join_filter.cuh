@@ -41,12 +41,14 @@ __global__ __launch_bounds__(FILT_THREADS) void filt_set_kernel(const K *__restr
 
 /* Tile blockIdx.x: mask[w] = which of rows 32 w .. 32 w + 31 have their key
  * in the bitmap (keys outside [lo, lo + span) never are), cnt[tile] = how
- * many. Row r of the tile is thread r % FILT_THREADS's item r /
- * FILT_THREADS, so a warp's ballot is one mask word. Rows past n: none. */
+ * many; each such key is also set in bm2 (NULL: none), the bitmap of the
+ * cut side's keys that the other side is then cut by. Row r of the tile
+ * is thread r % FILT_THREADS's item r / FILT_THREADS, so a warp's ballot
+ * is one mask word. Rows past n: none. */
 template <typename K>
 __global__ __launch_bounds__(FILT_THREADS) void filt_flag_kernel(const K *__restrict__ k, u64 n, u64 lo, u64 span,
                                                                  const uint32_t *__restrict__ bm, uint32_t *mask,
-                                                                 u64 *cnt)
+                                                                 u64 *cnt, uint32_t *bm2)
 {
     __shared__ uint32_t wc[FILT_THREADS / 32];
     const u64 base = (u64)blockIdx.x * FILT_TILE;
@@ -63,7 +65,9 @@ __global__ __launch_bounds__(FILT_THREADS) void filt_flag_kernel(const K *__rest
     uint32_t c = 0;
 #pragma unroll
     for (int i = 0; i < FILT_ITEMS; i++) {
-        const uint32_t b = __ballot_sync(0xffffffffu, (bits[i] >> (d[i] & 31)) & 1);
+        const bool hit = (bits[i] >> (d[i] & 31)) & 1;
+        if (hit && bm2) atomicOr(bm2 + (d[i] >> 5), 1u << (d[i] & 31));
+        const uint32_t b = __ballot_sync(0xffffffffu, hit);
         if (lane == 0) mask[(u64)blockIdx.x * FILT_WORDS + i * (FILT_THREADS / 32) + warp] = b;
         c += __popc(b);
     }
@@ -84,28 +88,36 @@ struct FiltCols {
     int n;
 };
 
-/* one column of a tile: the flagged rows' values, loaded first (all in
- * flight), then stored at o + their rank in the tile */
+/* one column of a tile: the flagged rows' values, loaded first (half the
+ * tile's rows at a time, all in flight), then stored at o + their rank in
+ * the tile */
 template <typename T>
 __device__ __forceinline__ void filt_copy(const T *__restrict__ src, T *dst, u64 base, u64 o, const uint32_t *sm,
                                           const uint32_t *pre)
 {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    T v[FILT_ITEMS];
+    enum { HALF = FILT_ITEMS / 2 };
 #pragma unroll
-    for (int i = 0; i < FILT_ITEMS; i++)
-        if ((sm[i * (FILT_THREADS / 32) + warp] >> lane) & 1) v[i] = src[base + (u64)i * FILT_THREADS + threadIdx.x];
+    for (int h = 0; h < FILT_ITEMS; h += HALF) {
+        T v[HALF];
 #pragma unroll
-    for (int i = 0; i < FILT_ITEMS; i++) {
-        const int wd = i * (FILT_THREADS / 32) + warp;
-        const uint32_t m = sm[wd];
-        if ((m >> lane) & 1) dst[o + pre[wd] + __popc(m & ((1u << lane) - 1))] = v[i];
+        for (int i = 0; i < HALF; i++)
+            if ((sm[(h + i) * (FILT_THREADS / 32) + warp] >> lane) & 1)
+                v[i] = src[base + (u64)(h + i) * FILT_THREADS + threadIdx.x];
+#pragma unroll
+        for (int i = 0; i < HALF; i++) {
+            const int wd = (h + i) * (FILT_THREADS / 32) + warp;
+            const uint32_t m = sm[wd];
+            if ((m >> lane) & 1) dst[o + pre[wd] + __popc(m & ((1u << lane) - 1))] = v[i];
+        }
     }
 }
 
 /* Tile blockIdx.x copies its flagged rows of every column to off[tile] on,
- * in row order (the cut is stable: a side in key order stays so). */
-__global__ __launch_bounds__(FILT_THREADS) void filt_write_kernel(const uint32_t *__restrict__ mask,
+ * in row order (the cut is stable: a side in key order stays so). Four
+ * blocks an SM (64 registers; 87 and two blocks ran at 70% of the DRAM's
+ * bandwidth, H100, W2's S, ncu). */
+__global__ __launch_bounds__(FILT_THREADS, 4) void filt_write_kernel(const uint32_t *__restrict__ mask,
                                                                   const u64 *__restrict__ off, FiltCols c)
 {
     __shared__ uint32_t sm[FILT_WORDS], pre[FILT_WORDS], ws[FILT_WORDS / 32];
