@@ -2,7 +2,9 @@
 # Session 26, call 3: the filter's second version (S's flags set the second
 # bitmap; R's flags on a second stream beside S's cut; the cut's copy at
 # four blocks an SM; SMJ with both sides in order not filtered).
-# Build: `bash bench/s18_pack.sh s26c`; carry ["build/s26c.tgz",
+# Build: `bash bench/s18_pack.sh s26c`, then only gjadvise, test_join,
+# test_model, libcmocka.so.0 and join_bench packed into build/s26c.tgz (the
+# carry limit); carry ["build/s26c.tgz",
 # "build/s26b_jb.tgz", "build/s25g_g.tgz"] (call 2's join_bench: the first
 # filter; session 25's gjadvise: no filter).
 #  1. test_join, test_model;

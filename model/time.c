@@ -1037,13 +1037,19 @@ static void filter_terms(acc *a, const gj_workload *w, const gj_workload *cut)
     const double xs[] = {0, 5, 10, 20};
     const double ys[] = {hw->atom_g_t1, hw->atom_g_t32, hw->atom_g_t1k, hw->atom_g_t1m};
     const double atom = interp_log2(bm / 4, xs, ys, 4);
+    /* a probe is a lone 4-byte read of a random word: the L2's random
+     * access rate (bw_l2_rand; H100, W2: 2^27 probes a side in 1.09 ms,
+     * 123 G/s, the L2 at 99% of its throughput, ncu), not the gathers'
+     * from an L2-resident column (bw_rand_l2, whose warps read 32 words
+     * at once) */
+    const double l2_probe = hw->bw_l2_rand > 0 ? hw->bw_l2_rand : hw->bw_rand_l2;
     seq(a, "R's min and max; the key bitmaps cleared", R * kb + 2 * bm);
     seq(a, "R's keys to set in the bitmap", R * kb);
     term(a, GJ_TERM_ATOMIC, "keys set in the key bitmap (an atomic OR each)",
          (R + Sc) * (h / (atom * GB) + (1 - h) / (fmin(atom, hw->bw_rand / 4) * GB)), 0);
     seq(a, "keys probed (a mask bit each)", (S + R) * (kb + 1.0 / 8));
     term(a, GJ_TERM_GATHER, "probes of the key bitmap",
-         (S + R) * 4 * (h / (hw->bw_rand_l2 * GB) + (1 - h) / (hw->bw_rand * GB)), 0);
+         (S + R) * 4 * (h / (l2_probe * GB) + (1 - h) / (hw->bw_rand * GB)), 0);
     seq(a, "matching rows cut out", (S + R) / 8 + (S + Sc) * srow + (R + Rc) * rrow);
     a->kernels += 12;
     a->allocs += 6 + 2 + w->r_payloads + w->s_payloads;
