@@ -314,6 +314,10 @@ int gj_plan_to_json(const gj_plan *plan, const gj_workload *w, char **json)
         const gj_estimate *e = &plan->est[i];
         gj_sbuf_printf(&s, "%s{\"impl\":\"%s\",\"feasible\":%s,", i ? "," : "", gj_impl_name(e->impl),
                        e->feasible ? "true" : "false");
+        uint64_t cr = 0, cs = 0;
+        if (gj_join_filter_plan(e->impl, w, &cr, &cs))
+            gj_sbuf_printf(&s, "\"filter\":{\"r_rows\":%llu,\"s_rows\":%llu},", (unsigned long long)cr,
+                           (unsigned long long)cs);
         if (!e->feasible) {
             gj_sbuf_printf(&s, "\"why\":");
             gj_sbuf_json_str(&s, e->why);

@@ -114,6 +114,12 @@ static void print_table(const gj_plan *plan, const gj_workload *w, const char *n
     for (int i = 0; i < plan->n; i++)
         if (!plan->est[i].feasible)
             printf("  --   %-12s infeasible: %s\n", gj_impl_name(plan->est[i].impl), plan->est[i].why);
+    uint64_t cr = 0, cs = 0;
+    if (gj_join_filter_plan(plan->best, w, &cr, &cs))
+        printf("\nsemi-join filter: S is first cut to its matching rows (%.1f M of %.1f M) and R to their "
+               "keys (%.1f M of %.1f M), by bitmaps of the keys in the L2; its time is in transform "
+               "(GJ_JOIN_FILTER=off runs without)\n",
+               cs / 1e6, w->s_rows / 1e6, cr / 1e6, w->r_rows / 1e6);
     printf("\nbest: %s\nwhy: %s.\n", gj_impl_name(plan->best), plan->reason);
     const gj_crossover *c = &plan->crossover;
     if (c->found) {

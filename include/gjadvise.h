@@ -411,6 +411,15 @@ typedef struct gj_plan {
  * GJ_ERR_INFEASIBLE (plan filled, nothing fits). */
 int gj_advise(const gj_workload *w, const gj_profile *p, gj_plan *out, gj_ctx *ctx);
 
+/* The semi-join filter that joins apply before impl runs on w where few S
+ * rows find a partner (operators/JOIN.md "The semi-join filter"; the model
+ * charges it): 1 if w's sides are cut, with the cut sides' expected rows
+ * in *r_rows and *s_rows (either may be NULL): S's matching rows and R's
+ * rows whose keys they hold; 0 if not (other joins, group-bys, NULL).
+ * Assumes the generator's key range (the operator reads R's min and max
+ * and declines where R's keys span more than 2^28 values). */
+int gj_join_filter_plan(gj_impl impl, const gj_workload *w, uint64_t *r_rows, uint64_t *s_rows);
+
 /* Plan as JSON. [out] *json malloc'd, free with gj_free. */
 int gj_plan_to_json(const gj_plan *plan, const gj_workload *w, char **json);
 

@@ -1012,7 +1012,18 @@ static int filter_cut(gj_impl impl, const gj_workload *w, gj_workload *cut)
     return 1;
 }
 
-/* The key bitmap's bytes, and a side's mask words (a bit a row) */
+int gj_join_filter_plan(gj_impl impl, const gj_workload *w, uint64_t *r_rows, uint64_t *s_rows)
+{
+    gj_workload cut;
+    if (!w || w->op != GJ_OP_JOIN || gj_impl_op(impl) != GJ_OP_JOIN || gj_workload_check(w, NULL) != GJ_OK ||
+        !filter_cut(impl, w, &cut))
+        return 0;
+    if (r_rows) *r_rows = cut.r_rows;
+    if (s_rows) *s_rows = cut.s_rows;
+    return 1;
+}
+
+/* The key bitmap's bytes */
 static double filter_bitmap(const gj_workload *w) { return ceil(filter_span(w) / 32) * 4; }
 
 /* The filter's work, charged to the transform phase: R's min and max; two

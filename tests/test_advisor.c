@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <pthread.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,11 +60,14 @@ static void test_wide_join_high_match_ratio(void **state)
 /* Sec. 5.1.6 / 7: low match ratio: PHJ-UR. The paper puts the flip at
  * 20-25% for its code; ours moves 4-byte payload columns in pairs (one
  * partition pass for two columns), so on the same A100 profile GFTR pays
- * from about 11% (README). The paper's own threshold (M-414, 0.196) is
- * checked in test_model. */
+ * from about 11%. The paper's own threshold (M-414, 0.196) is checked in
+ * test_model. Without the semi-join filter (GJ_JOIN_FILTER=off): with it,
+ * both sides are cut to their matches first, and GFTR's extra transform
+ * is of the cut sides only (test_filter_plan). */
 static void test_low_match_ratio_and_crossover(void **state)
 {
     (void)state;
+    setenv("GJ_JOIN_FILTER", "off", 1);
     gj_workload w;
     gj_workload_default(&w, GJ_OP_JOIN);
     w.match_ratio = 0.05;
@@ -79,6 +83,50 @@ static void test_low_match_ratio_and_crossover(void **state)
     assert_int_equal(advise(&w).best, GJ_IMPL_PHJ_UR);
     w.match_ratio = p.crossover.at + 0.01;
     assert_int_equal(advise(&w).best, GJ_IMPL_PHJ_TR);
+    unsetenv("GJ_JOIN_FILTER");
+}
+
+/* The semi-join filter (operators/shapes.h gj_join_filter_takes): the
+ * default join at match ratio 0.25 is cut to S's matching quarter and to
+ * R's keys among them (a quarter of R's keys kept, each drawn by S's 2^27
+ * uniform foreign keys with probability 1 - 1/e); it pays on the paper's
+ * A100 (PHJ-TR faster with it than with GJ_JOIN_FILTER=off), and there
+ * GFTR now wins at 5% (the cut sides all match). Not cut: match ratio
+ * above 1/2, sides under 2^20 rows, many-to-many, SMJ over two sides in
+ * key order (it merges them as they are), group-bys. */
+static void test_filter_plan(void **state)
+{
+    (void)state;
+    gj_workload w;
+    uint64_t r = 0, s = 0;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    w.match_ratio = 0.25;
+    assert_int_equal(gj_join_filter_plan(GJ_IMPL_PHJ_TR, &w, &r, &s), 1);
+    assert_int_equal(s, 1ULL << 25);
+    assert_true(fabs((double)r - 0.25 * ldexp(1, 27) * (1 - exp(-1))) <= 1);
+    const double with = advise(&w).est[0].ms;
+    setenv("GJ_JOIN_FILTER", "off", 1);
+    assert_int_equal(gj_join_filter_plan(GJ_IMPL_PHJ_TR, &w, NULL, NULL), 0);
+    const double without = advise(&w).est[0].ms;
+    unsetenv("GJ_JOIN_FILTER");
+    assert_true(with < without);
+    w.match_ratio = 0.05;
+    assert_int_equal(advise(&w).best, GJ_IMPL_PHJ_TR);
+    w.match_ratio = 0.75;
+    assert_int_equal(gj_join_filter_plan(GJ_IMPL_PHJ_TR, &w, &r, &s), 0);
+    w.match_ratio = 0.25;
+    w.r_rows = 1ULL << 19;
+    assert_int_equal(gj_join_filter_plan(GJ_IMPL_PHJ_TR, &w, &r, &s), 0);
+    w.r_rows = 1ULL << 27;
+    w.r_sorted = w.s_sorted = 1;
+    assert_int_equal(gj_join_filter_plan(GJ_IMPL_SMJ_TR, &w, &r, &s), 0);
+    assert_int_equal(gj_join_filter_plan(GJ_IMPL_PHJ_TR, &w, &r, &s), 1);
+    w.r_sorted = w.s_sorted = 0;
+    w.out_rows = 1ULL << 28;
+    assert_int_equal(gj_join_filter_plan(GJ_IMPL_PHJ_TR, &w, &r, &s), 0);
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    assert_int_equal(gj_join_filter_plan(GJ_IMPL_PGB_TR, &w, &r, &s), 0);
+    assert_int_equal(gj_join_filter_plan(GJ_IMPL_PHJ_TR, NULL, &r, &s), 0);
 }
 
 /* Sec. 5.1.10: partition-based joins dominate sort-merge ones. */
@@ -249,6 +297,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wide_join_high_match_ratio),
         cmocka_unit_test(test_low_match_ratio_and_crossover),
+        cmocka_unit_test(test_filter_plan),
         cmocka_unit_test(test_partitioning_beats_sorting),
         cmocka_unit_test(test_groupby_by_group_count),
         cmocka_unit_test(test_sort_based_variants),

@@ -361,6 +361,24 @@ static void test_join_peak_memory(void **state)
     gj_profile_free(p);
 }
 
+/* gj_distinct_drawn (the semi-join filter's cut R: R's keys that S's rows
+ * drew): uniform, n (1 - e^(-d/n)); Zipf against the sum over every item,
+ * within 0.5%; no draws, none. */
+static void test_distinct_drawn(void **state)
+{
+    (void)state;
+    assert_double_equal(gj_distinct_drawn(1 << 20, 1 << 20, 0), ldexp(1, 20) * (1 - exp(-1)), 1e-6);
+    assert_double_equal(gj_distinct_drawn(1000, 0, 1), 0, 0);
+    const double zs[] = {0.5, 1.0, 1.5};
+    for (int i = 0; i < 3; i++) {
+        const double n = 200000, d = 300000, h = gj_harmonic(n, zs[i]);
+        double want = 0;
+        for (double k = 1; k <= n; k++) want += -expm1(-d * pow(k, -zs[i]) / h);
+        const double got = gj_distinct_drawn(n, d, zs[i]);
+        if (fabs(got / want - 1) > 0.005) fail_msg("zipf %.1f: %.1f distinct, summed %.1f", zs[i], got, want);
+    }
+}
+
 /* The group-bys' peak device memory, replayed from the operators'
  * allocations (model/time.c groupby_peak), against what the operators
  * measured on an H200 (bench/gb_peak_h200.csv, bench/gb_peak_device.sh:
@@ -1143,6 +1161,7 @@ int main(void)
         cmocka_unit_test(test_statistics_helpers),
         cmocka_unit_test(test_workload_validation),
         cmocka_unit_test(test_join_peak_memory),
+        cmocka_unit_test(test_distinct_drawn),
         cmocka_unit_test(test_join_host_work),
         cmocka_unit_test(test_probe_runs),
         cmocka_unit_test(test_sorted_keys),
