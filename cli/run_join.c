@@ -63,6 +63,10 @@ static void help_run(void)
            "               engine's answer; rows as a multiset (any order), values bit for bit, widths\n"
            "               as the output's. Exit 7 on a difference, naming where; 5 if unreadable\n"
            "  --repeat     timed runs, 1..1000 (default 7)\n"
+           "at a match ratio of at most 0.5 (primary-foreign-key, 2^20 rows a side or more) the join\n"
+           "first cuts S to its matching rows and R to their keys (the semi-join filter: bitmaps of\n"
+           "the keys; its time counts in transform, and the output says it ran);\n"
+           "GJ_JOIN_FILTER=off in the environment runs without it\n"
            "defaults: 2^27 x 2^27, 4-byte keys and payloads, 2+2 payload columns, match ratio 1\n"
            "\n"
            "examples:\n"
@@ -282,6 +286,8 @@ done:
 typedef struct jn_meas {
     double ms, phase[3];
     uint64_t rows, peak;
+    int filtered;                 /* the semi-join filter cut the sides ... */
+    uint64_t cut_r, cut_s;        /* ... to these rows                      */
     int checked;  /* --check: -1 not run or could not run, 0 wrong, 1 ok  */
     int expected; /* --expect: the same                                  */
 } jn_meas;
@@ -389,6 +395,9 @@ static int measure(gj_impl impl, const jn_input *in, const gj_workload *w, int r
     m->ms = t.total_ms;
     for (int p = 0; p < 3; p++) m->phase[p] = t.ms[p];
     m->peak = t.peak_bytes;
+    m->filtered = t.filtered;
+    m->cut_r = t.cut_r_rows;
+    m->cut_s = t.cut_s_rows;
     return GJ_OK;
 }
 
@@ -462,7 +471,12 @@ int gj_cli_run_join(int argc, char **argv)
         for (int i = 0; i < 3; i++)
             printf("%s{\"name\":\"%s\",\"measured_ms\":%.4f,\"predicted_ms\":%.4f}", i ? "," : "", ph[i],
                    m.phase[i], i < est.n_phases ? est.phase[i].ms : 0.0);
-        printf("],\"repeat\":%d,\"peak_bytes\":%llu,\"bytes\":%.0f,\"floor_ms\":%.4f,\"checked\":%s,"
+        if (m.filtered)
+            printf("],\"filter\":{\"r_rows\":%llu,\"s_rows\":%llu}", (unsigned long long)m.cut_r,
+                   (unsigned long long)m.cut_s);
+        else
+            printf("],\"filter\":null");
+        printf(",\"repeat\":%d,\"peak_bytes\":%llu,\"bytes\":%.0f,\"floor_ms\":%.4f,\"checked\":%s,"
                "\"expected\":%s,\"profile\":\"%s\"}\n",
                o.repeat, (unsigned long long)m.peak, floor_bytes(&in, m.rows), isfinite(floor_ms) ? floor_ms : 0.0,
                m.checked < 0 ? "null" : m.checked ? "true" : "false",
@@ -479,6 +493,10 @@ int gj_cli_run_join(int argc, char **argv)
         for (int i = 0; i < 3; i++)
             printf("%-12s %12.3f %12.3f\n", ph[i], m.phase[i], i < est.n_phases ? est.phase[i].ms : NAN);
         printf("%-12s %12.3f %12.3f\n", "total", m.ms, est.ms);
+        if (m.filtered)
+            printf("semi-join filter: S cut to %llu rows, R to %llu, before the join (in transform; "
+                   "GJ_JOIN_FILTER=off runs without)\n",
+                   (unsigned long long)m.cut_s, (unsigned long long)m.cut_r);
         printf("median of %d runs (CUDA events, inputs on the GPU, output written); %llu output rows;\n"
                "peak %.1f MiB; floor %.3f ms at B_G %.0f GB/s (ratio %.2f); check: %s\n",
                o.repeat, (unsigned long long)m.rows, m.peak / 1048576.0, floor_ms, bg, m.ms / floor_ms,

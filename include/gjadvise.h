@@ -761,6 +761,9 @@ typedef struct gj_timing {
     double total_ms;
     uint64_t peak_bytes;        /* most device memory the operator held at once,
                                    its output included, its inputs not */
+    int filtered;               /* joins: 1 if the semi-join filter cut the
+                                   sides first (its time is in transform) */
+    uint64_t cut_r_rows, cut_s_rows; /* ... to this many rows           */
 } gj_timing;
 
 /* ------------------------------------------------------------------------ */

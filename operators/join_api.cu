@@ -2542,6 +2542,11 @@ extern "C" int gj_join_exec_w(gj_impl impl, const gj_workload *w, const gj_dtabl
         for (int i = 0; i < timing->n_phases && i < 3; i++)
             gj_strlcpy(timing->name[i], names[i], sizeof timing->name[i]);
         timing->peak_bytes = j->mem.peak;
+        if (j->r == &j->cut_r) {
+            timing->filtered = 1;
+            timing->cut_r_rows = j->cut_r.rows;
+            timing->cut_s_rows = j->cut_s.rows;
+        }
     }
     GJ_CUDA(cudaStreamSynchronize(j->mem.s));
 done:

@@ -31,6 +31,9 @@ int gj_time_runs(gj_impl impl, const gj_workload *w, const gj_dtable *a, const g
         v[r] = t.total_ms;
         for (int p = 0; p < GJ_MAX_PHASES; p++) v[(p + 1) * repeat + r] = p < t.n_phases ? t.ms[p] : 0;
         if (t.peak_bytes > med->peak_bytes) med->peak_bytes = t.peak_bytes;
+        med->filtered = t.filtered; /* the same inputs cut the same way every run */
+        med->cut_r_rows = t.cut_r_rows;
+        med->cut_s_rows = t.cut_s_rows;
         med->n_phases = t.n_phases;
         memcpy(med->name, t.name, sizeof med->name);
     }
