@@ -1032,9 +1032,7 @@ static double filter_bitmap(const gj_workload *w) { return ceil(filter_span(w) /
  * matching ones set in the second; S's matching rows copied out (every
  * column read, the cut written); R's rows probed against the second
  * bitmap and cut the same way. The probes run at the L2's random rate for
- * the share of the bitmap the L2 holds, B_R for the rest. (R's probes run
- * beside S's cut, on a stream of their own; the terms still add up: tune
- * scales them.) */
+ * the share of the bitmap the L2 holds, B_R for the rest. */
 static void filter_terms(acc *a, const gj_workload *w, const gj_workload *cut)
 {
     const gj_hw *hw = a->hw;
@@ -1084,14 +1082,14 @@ static void begin_transform(acc *a, const gj_workload *w)
 /* finish() for a join modelled on w, `in` its sides' bytes and `own` its
  * own allocations: cut by the filter, the floor is the uncut join's and
  * the cut sides are held beside the rest (the filter's two bitmaps and
- * the sides' masks while it cuts) */
+ * a side's mask while it cuts) */
 static void join_finish(acc *a, double floor_bytes, double in, double own)
 {
     const gj_workload *u = a->uncut;
     if (u) {
         const double kb = u->key_bytes, pb = u->payload_bytes, M = (double)gj_workload_out_rows(u);
         const double uin = u->r_rows * (kb + u->r_payloads * pb) + u->s_rows * (kb + u->s_payloads * pb);
-        own = in + fmax(own, 2 * filter_bitmap(u) + (u->r_rows + u->s_rows) / 8.0);
+        own = in + fmax(own, 2 * filter_bitmap(u) + fmax(u->r_rows, u->s_rows) / 8.0);
         floor_bytes = uin + M * (kb + (u->r_payloads + u->s_payloads) * pb);
         in = uin;
     }
