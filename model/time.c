@@ -155,6 +155,7 @@ typedef struct {
     double zipf, zdom; /* a join's S keys: Zipf(zipf) over zdom keys (msd_hot_rows) */
     const gj_workload *uncut; /* a join cut by the semi-join filter: the workload as
                                  given (the model runs on the cut sides' one) */
+    int no_filter;            /* model a join as run without the filter */
 } acc;
 
 static void overheads(acc *a);
@@ -1106,7 +1107,7 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
 {
     gj_workload cut;
     a->uncut = NULL;
-    if (filter_cut(impl, w, &cut)) {
+    if (!a->no_filter && filter_cut(impl, w, &cut)) {
         a->uncut = w;
         w = &cut;
     }
@@ -2015,7 +2016,22 @@ int gj_model_estimate(gj_impl impl, const gj_workload *w, const gj_hw *hw, gj_es
     return gj_model_estimate_fit(impl, w, hw, NULL, out, ctx);
 }
 
+static int model_estimate(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit, int no_filter,
+                          gj_estimate *out, gj_ctx *ctx);
+
 int gj_model_estimate_fit(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit,
+                          gj_estimate *out, gj_ctx *ctx)
+{
+    return model_estimate(impl, w, hw, fit, 0, out, ctx);
+}
+
+int gj_model_estimate_unfiltered(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit,
+                                 gj_estimate *out, gj_ctx *ctx)
+{
+    return model_estimate(impl, w, hw, fit, 1, out, ctx);
+}
+
+static int model_estimate(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit, int no_filter,
                           gj_estimate *out, gj_ctx *ctx)
 {
     int rc = gj_workload_check(w, ctx);
@@ -2032,7 +2048,7 @@ int gj_model_estimate_fit(gj_impl impl, const gj_workload *w, const gj_hw *hw, c
     memset(out, 0, sizeof *out);
     out->impl = impl;
     out->feasible = 1;
-    acc a = {.e = out, .hw = hw, .fit = fit && fit->set ? fit : NULL};
+    acc a = {.e = out, .hw = hw, .fit = fit && fit->set ? fit : NULL, .no_filter = no_filter};
     if (w->op == GJ_OP_JOIN)
         join_model(impl, w, &a);
     else {

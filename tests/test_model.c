@@ -366,7 +366,8 @@ static void test_join_peak_memory(void **state)
  * of the cut join less that of the cut sides joined alone, against its
  * GJ_TRACE on an H100 (session 26, calls 3 and 6: 5.90-5.97 ms from R's
  * min and max to R's cut), within 10%; the same for every join (it does
- * not depend on the implementation). */
+ * not depend on the implementation); without it (gj_model_estimate_unfiltered)
+ * as GJ_JOIN_FILTER=off predicts, with a larger peak. */
 static void test_join_filter_time(void **state)
 {
     (void)state;
@@ -387,6 +388,14 @@ static void test_join_filter_time(void **state)
                                                      gj_impl_name((gj_impl)i), filter);
         if (i == GJ_IMPL_PHJ_UR) first = filter;
         assert_double_equal(filter, first, 1e-9);
+        /* without it (recommend's comparison): as GJ_JOIN_FILTER=off predicts */
+        gj_estimate un, off;
+        assert_int_equal(gj_model_estimate_unfiltered((gj_impl)i, &w, gj_profile_hw(p), NULL, &un, NULL), GJ_OK);
+        setenv("GJ_JOIN_FILTER", "off", 1);
+        assert_int_equal(gj_model_estimate((gj_impl)i, &w, gj_profile_hw(p), &off, NULL), GJ_OK);
+        unsetenv("GJ_JOIN_FILTER");
+        assert_double_equal(un.ms, off.ms, 1e-12);
+        assert_true(un.peak_bytes > a.peak_bytes);
     }
     gj_profile_free(p);
 }
