@@ -189,6 +189,15 @@ static void term(acc *a, gj_term k, const char *what, double sec, double bytes)
     }
 }
 
+/* The calibrated global atomic rate (G updates/s) over `targets`
+ * addresses: the curve through 1, 32, 1024 and 2^20 targets. */
+static double atom_rate(const gj_hw *hw, double targets)
+{
+    const double xs[] = {0, 5, 10, 20};
+    const double ys[] = {hw->atom_g_t1, hw->atom_g_t32, hw->atom_g_t1k, hw->atom_g_t1m};
+    return interp_log2(targets, xs, ys, 4);
+}
+
 /* n global atomic updates over `targets` distinct addresses spread over
  * `footprint` bytes: the share the L2 holds at the calibrated atomic rate
  * (kind atomic), the rest as random read-modify-writes in HBM at B_R/4 (kind
@@ -197,9 +206,7 @@ static void term(acc *a, gj_term k, const char *what, double sec, double bytes)
 static void atomics_global(acc *a, const char *what, double n, double targets, double footprint)
 {
     const gj_hw *hw = a->hw;
-    const double xs[] = {0, 5, 10, 20};
-    const double ys[] = {hw->atom_g_t1, hw->atom_g_t32, hw->atom_g_t1k, hw->atom_g_t1m};
-    double r = interp_log2(targets, xs, ys, 4);
+    double r = atom_rate(hw, targets);
     double h = footprint > 0 ? fmin(1, hw->l2_bytes / 2 / footprint) : 1;
     term(a, GJ_TERM_ATOMIC, what, n * h / (r * GB), 0);
     if (h < 1) term(a, GJ_TERM_GATHER, what, n * (1 - h) / (fmin(r, hw->bw_rand / 4) * GB), 0);
@@ -1044,9 +1051,7 @@ static void filter_terms(acc *a, const gj_workload *w, const gj_workload *cut)
     /* the bitmap is the only random target, beside streams read once:
      * the whole L2 holds it (as NPHJ's build, above) */
     const double h = fmin(1, hw->l2_bytes / bm);
-    const double xs[] = {0, 5, 10, 20};
-    const double ys[] = {hw->atom_g_t1, hw->atom_g_t32, hw->atom_g_t1k, hw->atom_g_t1m};
-    const double atom = interp_log2(bm / 4, xs, ys, 4);
+    const double atom = atom_rate(hw, bm / 4);
     /* a probe is a lone 4-byte read of a random word: the L2's random
      * access rate (bw_l2_rand; H100, W2: 2^27 probes a side in 1.09 ms,
      * 123 G/s, the L2 at 99% of its throughput, ncu), not the gathers'

@@ -374,8 +374,9 @@ static inline int gj_phj_sparse_takes(double r, double s, double m, int sms, int
  * GJ_JOIN_FILTER_MIN_ROWS rows a side (unknown, without hints: 1 and
  * many-to-many), except for SMJ with both sides in key order (hinted
  * r_sorted and s_sorted: it merges them as they are, which the cut's
- * passes would only slow: 2^25 a side at match ratio 0.1, 0.47 -> 0.92
- * ms on the H100, session 26); it declines, after R's min and
+ * passes would only slow: 2^25 a side at match ratio 0.1, 0.47 ms in
+ * session 25's validation grid, 0.92 with the filter in session 26's, two
+ * H100s); it declines, after R's min and
  * max, where R's keys span more than GJ_JOIN_FILTER_MAX_SPAN values (the
  * bitmap would outgrow the L2: its probes would run at B_R). The model
  * asks the same, with the generator's span (R's rows, twice that below
