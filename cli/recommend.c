@@ -31,10 +31,12 @@ static void help(void)
         "  --r-sorted, --s-sorted   that side's rows come ordered by key (a table stored by\n"
         "                           it: TPC-H's orders, lineitem by order key): SMJ-* need\n"
         "                           not sort it\n"
-        "  A join with at most half of S matching (primary-foreign-key, 2^20 rows a side or\n"
-        "  more) runs after a semi-join filter that cuts both sides to their matches; the\n"
-        "  plan says so, and what the best would take without it (GJ_JOIN_FILTER=off in the\n"
-        "  environment predicts and runs without)\n"
+        "  --filter auto|on|off     the semi-join filter before the join (default auto): a\n"
+        "                           primary-foreign-key join with at most half of S matching\n"
+        "                           may first cut both sides to their matches (bitmaps of\n"
+        "                           the keys); auto predicts each implementation with and\n"
+        "                           without it and keeps the faster (column filter), which\n"
+        "                           is what run join and the library's auto join then run\n"
         "group-by:\n"
         "  --rows N                 input rows (default 2^28)\n"
         "  --groups G               distinct keys, 1..rows (default 2^12)\n"
@@ -82,7 +84,8 @@ static void describe(const gj_workload *w, char *buf, size_t n)
             l += snprintf(buf + l, n - (size_t)l, "match ratio %.3g, zipf %.2g", w->match_ratio, w->zipf);
         if (w->s_run > 1 && l < (int)n) l += snprintf(buf + l, n - (size_t)l, ", S in runs of %.3g keys", w->s_run);
         if (gj_cli_sorted_sides(w) && l < (int)n)
-            snprintf(buf + l, n - (size_t)l, ", %s in key order", gj_cli_sorted_sides(w));
+            l += snprintf(buf + l, n - (size_t)l, ", %s in key order", gj_cli_sorted_sides(w));
+        if (w->filter && l < (int)n) snprintf(buf + l, n - (size_t)l, ", filter %s", gj_filter_name(w->filter));
     } else {
         int l = snprintf(buf, n, "group-by %s rows, %s groups, %d-byte keys, aggregates",
                          fmt_rows(w->rows, a, sizeof a), fmt_rows(w->groups, b, sizeof b),
@@ -108,28 +111,29 @@ static void print_table(const gj_plan *plan, const gj_workload *w, const gj_prof
     }
     printf("  %-4s %-12s %10s", "rank", "impl", "predicted");
     for (int i = 0; i < nph; i++) printf(" %12s", ph[i]);
-    printf(" %9s %9s\n", "vs floor", "memory");
+    printf(" %9s %9s%s\n", "vs floor", "memory", w->op == GJ_OP_JOIN ? "  filter" : "");
     for (int i = 0; i < plan->n; i++) {
         const gj_estimate *e = &plan->est[i];
         if (!e->feasible) continue;
         printf("  %-4d %-12s %7.2f ms", i + 1, gj_impl_name(e->impl), e->ms);
         for (int k = 0; k < nph; k++) printf(" %9.2f ms", k < e->n_phases ? e->phase[k].ms : 0.0);
-        printf(" %8.1fx %6.1f GB\n", e->floor_ms > 0 ? e->ms / e->floor_ms : 0, e->peak_bytes / 1e9);
+        printf(" %8.1fx %6.1f GB%s\n", e->floor_ms > 0 ? e->ms / e->floor_ms : 0, e->peak_bytes / 1e9,
+               w->op != GJ_OP_JOIN ? "" : e->filtered ? "  yes" : "  -");
     }
     for (int i = 0; i < plan->n; i++)
         if (!plan->est[i].feasible)
             printf("  --   %-12s infeasible: %s\n", gj_impl_name(plan->est[i].impl), plan->est[i].why);
     uint64_t cr = 0, cs = 0;
     gj_estimate un;
-    if (gj_join_filter_plan(plan->best, w, &cr, &cs) &&
-        gj_profile_estimate_unfiltered(plan->best, w, p, &un, NULL) == GJ_OK) {
-        const double with = plan->est[0].ms;
+    gj_workload off = *w;
+    off.filter = GJ_FILTER_OFF;
+    if (gj_join_filter_plan(plan->best, w, p, &cr, &cs) &&
+        gj_profile_estimate(plan->best, &off, p, &un, NULL) == GJ_OK)
         printf("\nsemi-join filter: S is first cut to its matching rows (%.1f M of %.1f M) and R to their "
                "keys (%.1f M of %.1f M), by bitmaps of the keys in the L2; its time is in transform. "
-               "%s without it: %.2f ms (%s; GJ_JOIN_FILTER=off runs without)\n",
+               "%s without it: %.2f ms%s\n",
                cs / 1e6, w->s_rows / 1e6, cr / 1e6, w->r_rows / 1e6, gj_impl_name(plan->best), un.ms,
-               un.ms >= with ? "the filter pays" : "the filter costs more than it saves here");
-    }
+               w->filter == GJ_FILTER_ON ? " (--filter off predicts without)" : "");
     printf("\nbest: %s\nwhy: %s.\n", gj_impl_name(plan->best), plan->reason);
     const gj_crossover *c = &plan->crossover;
     if (c->found) {
@@ -149,7 +153,8 @@ static void print_table(const gj_plan *plan, const gj_workload *w, const gj_prof
 
 enum {
     O_OP = 1000, O_R_ROWS, O_S_ROWS, O_ROWS, O_MR, O_PAYLOADS, O_RP, O_SP, O_OUT, O_GROUPS, O_AGGS,
-    O_SORTED, O_SKEYS, O_RSORT, O_SSORT, O_KB, O_PB, O_ZIPF, O_SRUN, O_PROFILE, O_DB, O_JSON, O_HELP
+    O_SORTED, O_SKEYS, O_RSORT, O_SSORT, O_KB, O_PB, O_ZIPF, O_SRUN, O_FILTER, O_PROFILE, O_DB, O_JSON,
+    O_HELP
 };
 
 static const struct option opts[] = {
@@ -172,6 +177,7 @@ static const struct option opts[] = {
     {"payload-bytes", required_argument, 0, O_PB},
     {"zipf", required_argument, 0, O_ZIPF},
     {"s-run", required_argument, 0, O_SRUN},
+    {"filter", required_argument, 0, O_FILTER},
     {"profile", required_argument, 0, O_PROFILE},
     {"db", required_argument, 0, O_DB},
     {"json", no_argument, 0, O_JSON},
@@ -279,6 +285,9 @@ int gj_cli_parse_workload(const char *cmd, int argc, char **argv, gj_workload *w
         case O_SKEYS: w->sorted_keys = 1; break;
         case O_RSORT: w->r_sorted = 1; break;
         case O_SSORT: w->s_sorted = 1; break;
+        case O_FILTER:
+            if (gj_filter_parse(a, &w->filter)) return gj_cli_bad(cmd, "--filter", a, "allowed auto, on or off");
+            break;
         case O_KB:
         case O_PB:
             if (gj_cli_parse_int(a, 4, 8, &l) || (l != 4 && l != 8))

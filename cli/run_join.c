@@ -35,7 +35,7 @@ static void help_run(void)
     printf("usage: gjadvise run join [--r-rows N] [--s-rows N] [--r-payloads P] [--s-payloads P]\n"
            "                         [--key-bytes 4|8] [--payload-bytes 4|8] [--match-ratio X]\n"
            "                         [--zipf Z] [--s-run L] [--r-sorted] [--s-sorted] [--out-rows N]\n"
-           "                         [--key-offset X]\n"
+           "                         [--key-offset X] [--filter auto|on|off]\n"
            "                         [--r-file F --s-file F]\n"
            "                         [--impl auto|NAME] [--check] [--expect FILE] [--repeat N] [--seed S]\n"
            "                         [--profile NAME] [--db PATH] [--no-log] [--json]\n"
@@ -63,10 +63,11 @@ static void help_run(void)
            "               engine's answer; rows as a multiset (any order), values bit for bit, widths\n"
            "               as the output's. Exit 7 on a difference, naming where; 5 if unreadable\n"
            "  --repeat     timed runs, 1..1000 (default 7)\n"
-           "at a match ratio of at most 0.5 (primary-foreign-key, 2^20 rows a side or more) the join\n"
-           "first cuts S to its matching rows and R to their keys (the semi-join filter: bitmaps of\n"
-           "the keys; its time counts in transform, and the output says it ran);\n"
-           "GJ_JOIN_FILTER=off in the environment runs without it\n"
+           "  --filter     the semi-join filter, which first cuts S to its matching rows and R to\n"
+           "               their keys (bitmaps of the keys; primary-foreign-key joins with at most\n"
+           "               half of S matching): auto (default) runs it where the model predicts it\n"
+           "               pays for the implementation run (recommend's filter column), on, off.\n"
+           "               Its time counts in transform, and the output says whether it ran\n"
            "defaults: 2^27 x 2^27, 4-byte keys and payloads, 2+2 payload columns, match ratio 1\n"
            "\n"
            "examples:\n"
@@ -91,8 +92,9 @@ static void help_bench(void)
            "CSV, one row per (implementation, parameter value): measured median ms by phase, the\n"
            "model's prediction by phase, output rows, peak device bytes, the bytes that must move\n"
            "(inputs read once, output written once) and the ratio to that floor at B_G = --bg GB/s\n"
-           "(default: the profile's bw_seq). PARAM: match-ratio, zipf (LO:HI:STEP added), r-rows,\n"
-           "s-rows (LO:HI:FACTOR multiplied), payloads (both sides, added).\n"
+           "(default: the profile's bw_seq), and whether the semi-join filter ran (--filter).\n"
+           "PARAM: match-ratio, zipf (LO:HI:STEP added), r-rows, s-rows (LO:HI:FACTOR\n"
+           "multiplied), payloads (both sides, added).\n"
            "\n"
            "examples:\n"
            "  gjadvise bench join --sweep match-ratio=0.05:1:0.05\n"
@@ -125,7 +127,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, jn_opts *o, int be
 {
     enum { O_RR = 1, O_SR, O_RP, O_SP, O_KB, O_PB, O_MR, O_ZIPF, O_SRUN, O_RSORT, O_SSORT, O_OUT, O_KOFF, O_RF, O_SF, O_IMPL,
            O_CHECK, O_REPEAT, O_SEED, O_PROFILE, O_DB, O_NOLOG, O_JSON, O_SWEEP, O_IMPLS, O_BG, O_EXPECT,
-           O_HELP };
+           O_FILTER, O_HELP };
     static const struct option lo[] = {
         {"r-rows", 1, 0, O_RR}, {"s-rows", 1, 0, O_SR}, {"r-payloads", 1, 0, O_RP},
         {"s-payloads", 1, 0, O_SP}, {"key-bytes", 1, 0, O_KB}, {"payload-bytes", 1, 0, O_PB},
@@ -135,7 +137,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, jn_opts *o, int be
         {"impl", 1, 0, O_IMPL}, {"check", 0, 0, O_CHECK}, {"repeat", 1, 0, O_REPEAT},
         {"seed", 1, 0, O_SEED}, {"profile", 1, 0, O_PROFILE}, {"db", 1, 0, O_DB},
         {"no-log", 0, 0, O_NOLOG}, {"json", 0, 0, O_JSON}, {"sweep", 1, 0, O_SWEEP},
-        {"impls", 1, 0, O_IMPLS}, {"bg", 1, 0, O_BG}, {"expect", 1, 0, O_EXPECT},
+        {"impls", 1, 0, O_IMPLS}, {"bg", 1, 0, O_BG}, {"expect", 1, 0, O_EXPECT}, {"filter", 1, 0, O_FILTER},
         {"help", 0, 0, O_HELP}, {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     gj_workload_default(&o->w, GJ_OP_JOIN);
@@ -161,6 +163,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, jn_opts *o, int be
         case O_SRUN: if (gj_cli_parse_double(v, &o->w.s_run) || o->w.s_run < 1 || o->w.s_run > (double)GJ_MAX_ROWS) return gj_cli_bad(cmd, "--s-run", v, "allowed a number from 1 (no runs) to 2^40"); break;
         case O_RSORT: o->w.r_sorted = 1; break;
         case O_SSORT: o->w.s_sorted = 1; break;
+        case O_FILTER: if (gj_filter_parse(v, &o->w.filter)) return gj_cli_bad(cmd, "--filter", v, "allowed auto, on or off"); break;
         case O_OUT: if (gj_cli_parse_size(v, 1ULL << 40, &o->w.out_rows)) return gj_cli_bad(cmd, "--out-rows", v, "allowed 0 (primary-foreign-key) to 2^40"); break;
         case O_KOFF: if (gj_cli_parse_size(v, UINT64_MAX, &o->key_offset)) return gj_cli_bad(cmd, "--key-offset", v, "allowed an unsigned integer"); break;
         case O_RF: o->r_file = v; break;
@@ -372,12 +375,15 @@ static int check_result(const jn_input *in, const gj_join_out *out, gj_ctx *ctx)
 
 /* w: the workload, the operators' hints (gj_join_exec_w); expect/expect_path:
  * the --expect table and its name (NULL: none). */
-static int measure(gj_impl impl, const jn_input *in, const gj_workload *w, int repeat, int check,
-                   const gj_dtable *expect, const char *expect_path, jn_meas *m, gj_ctx *ctx)
+static int measure(gj_impl impl, const jn_input *in, const gj_workload *wl, const gj_estimate *est, int repeat,
+                   int check, const gj_dtable *expect, const char *expect_path, jn_meas *m, gj_ctx *ctx)
 {
     int rc;
     gj_join_out out;
     gj_timing t;
+    gj_workload hint = *wl, *w = &hint;
+    /* run what the model predicted: with the semi-join filter or without */
+    if (w->filter == GJ_FILTER_AUTO) w->filter = est->filtered ? GJ_FILTER_ON : GJ_FILTER_OFF;
     memset(m, 0, sizeof *m);
     m->checked = m->expected = -1;
     /* the warm-up, whose output is the one checked */
@@ -450,7 +456,7 @@ int gj_cli_run_join(int argc, char **argv)
     } else impl = (gj_impl)o.impl;
     memset(&est, 0, sizeof est);
     gj_profile_estimate(impl, &o.w, prof, &est, NULL);
-    if ((rc = measure(impl, &in, &o.w, o.repeat, o.check, o.expect ? &expect : NULL, o.expect, &m, ctx))) {
+    if ((rc = measure(impl, &in, &o.w, &est, o.repeat, o.check, o.expect ? &expect : NULL, o.expect, &m, ctx))) {
         ex = gj_cli_fail(cmd, rc, ctx, gj_impl_name(impl));
         goto done;
     }
@@ -551,7 +557,7 @@ int gj_cli_bench_join(int argc, char **argv)
     int mul = !strcmp(o.sweep, "r-rows") || !strcmp(o.sweep, "s-rows");
     printf("impl,param,value,r_rows,s_rows,key_bytes,payload_bytes,r_payloads,s_payloads,match_ratio,zipf,"
            "out_rows,median_ms,transform_ms,match_ms,materialize_ms,predicted_ms,pred_transform_ms,"
-           "pred_match_ms,pred_materialize_ms,peak_bytes,bytes,floor_ms,ratio,check\n");
+           "pred_match_ms,pred_materialize_ms,peak_bytes,bytes,floor_ms,ratio,check,filter\n");
     for (int k = 0;; k++) {
         double v = mul ? o.lo * pow(o.step, k) : o.lo + k * o.step;
         if (v > o.hi * (1 + 1e-9)) break;
@@ -567,9 +573,9 @@ int gj_cli_bench_join(int argc, char **argv)
             gj_estimate est;
             memset(&est, 0, sizeof est);
             gj_profile_estimate(impl, &w, prof, &est, NULL);
-            rc = measure(impl, &in, &w, o.repeat, o.check, NULL, NULL, &m, ctx);
+            rc = measure(impl, &in, &w, &est, o.repeat, o.check, NULL, NULL, &m, ctx);
             if (rc) {
-                printf("%s,%s,%g,,,,,,,,,,,,,,,,,,,,,,error: %s\n", gj_impl_name(impl), o.sweep, v,
+                printf("%s,%s,%g,,,,,,,,,,,,,,,,,,,,,,error: %s,\n", gj_impl_name(impl), o.sweep, v,
                        gj_ctx_errmsg(ctx));
                 continue;
             }
@@ -577,14 +583,14 @@ int gj_cli_bench_join(int argc, char **argv)
             double bytes = floor_bytes(&in, m.rows);
             double floor_ms = bg > 0 ? bytes / (bg * 1e9) * 1e3 : NAN;
             printf("%s,%s,%g,%llu,%llu,%d,%d,%d,%d,%g,%g,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
-                   "%llu,%.0f,%.4f,%.3f,%s\n",
+                   "%llu,%.0f,%.4f,%.3f,%s,%s\n",
                    gj_impl_name(impl), o.sweep, v, (unsigned long long)w.r_rows,
                    (unsigned long long)w.s_rows, w.key_bytes, w.payload_bytes, w.r_payloads,
                    w.s_payloads, w.match_ratio, w.zipf, (unsigned long long)m.rows, m.ms, m.phase[0],
                    m.phase[1], m.phase[2], est.ms, est.n_phases > 0 ? est.phase[0].ms : 0,
                    est.n_phases > 1 ? est.phase[1].ms : 0, est.n_phases > 2 ? est.phase[2].ms : 0,
                    (unsigned long long)m.peak, bytes, floor_ms, m.ms / floor_ms,
-                   m.checked < 0 ? "" : m.checked ? "ok" : "WRONG");
+                   m.checked < 0 ? "" : m.checked ? "ok" : "WRONG", m.filtered ? "yes" : "no");
             fflush(stdout);
         }
         input_free(&in);

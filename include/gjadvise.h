@@ -264,6 +264,12 @@ typedef struct gj_workload {
                              by order key). SMJ-* then leave it unsorted
                              (their min/max pass checks the order and sorts
                              when it is wrong). Join only                   */
+    int filter;           /* the joins' semi-join filter (operators/JOIN.md):
+                             GJ_FILTER_AUTO (0, the default): the model's
+                             choice (gj_profile_estimate's est.filtered);
+                             the executor, which has no profile, applies the
+                             rule that approximates it (operators/shapes.h);
+                             GJ_FILTER_ON, GJ_FILTER_OFF: as said. Join only */
     /* group-by over R(key, payloads...)                                     */
     uint64_t rows;
     uint64_t groups;      /* g, 1..rows                                      */
@@ -276,6 +282,13 @@ typedef struct gj_workload {
                              SGB-* skip their sorts. Group-by only; SGB-*
                              check it (one pass) and sort when it is wrong */
 } gj_workload;
+
+/* gj_workload.filter */
+enum { GJ_FILTER_AUTO = 0, GJ_FILTER_ON = 1, GJ_FILTER_OFF = 2 };
+/* "auto", "on", "off"; NULL for other values */
+const char *gj_filter_name(int filter);
+/* Parse "auto", "on" or "off" (case-insensitive). GJ_OK / GJ_ERR_NOTFOUND. */
+int gj_filter_parse(const char *s, int *out);
 
 /* The paper's defaults: join 2^27 x 2^27, 4-byte keys and payloads, 2+2
  * payload columns, match ratio 1; group-by 2^28 rows, 2^12 groups, max,max. */
@@ -346,6 +359,10 @@ typedef struct gj_estimate {
      * (gj_fit): what `gjadvise tune` fits its coefficients to. */
     double term_ms[GJ_TERMS];
     int tuned;                    /* 1: the profile's gj_fit was applied    */
+    int filtered;                 /* 1: a join predicted as run after the
+                                     semi-join filter (its passes in the
+                                     transform phase; w->filter AUTO: the
+                                     faster of with and without)             */
 } gj_estimate;
 
 /* "seq", "partition", "sort", "gather", "hash", "atomic", "fixed"; NULL if
@@ -411,14 +428,19 @@ typedef struct gj_plan {
  * GJ_ERR_INFEASIBLE (plan filled, nothing fits). */
 int gj_advise(const gj_workload *w, const gj_profile *p, gj_plan *out, gj_ctx *ctx);
 
-/* The semi-join filter that joins apply before impl runs on w where few S
- * rows find a partner (operators/JOIN.md "The semi-join filter"; the model
+/* The semi-join filter that a join runs before impl on w where few S rows
+ * find a partner (operators/JOIN.md "The semi-join filter"; the model
  * charges it): 1 if w's sides are cut, with the cut sides' expected rows
  * in *r_rows and *s_rows (either may be NULL): S's matching rows and R's
- * rows whose keys they hold; 0 if not (other joins, group-bys, NULL).
+ * rows whose keys they hold; 0 if not (many-to-many joins, which the model
+ * does not cut, other joins, group-bys, NULL). With a profile p, the
+ * model's choice (est.filtered; w->filter AUTO: where it predicts the
+ * filter pays); without (NULL), the executor's rule for AUTO. To run what
+ * the model predicted, pass its choice as w->filter (gj_join_auto does).
  * Assumes the generator's key range (the operator reads R's min and max
  * and declines where R's keys span more than 2^28 values). */
-int gj_join_filter_plan(gj_impl impl, const gj_workload *w, uint64_t *r_rows, uint64_t *s_rows);
+int gj_join_filter_plan(gj_impl impl, const gj_workload *w, const gj_profile *p, uint64_t *r_rows,
+                        uint64_t *s_rows);
 
 /* Plan as JSON. [out] *json malloc'd, free with gj_free. */
 int gj_plan_to_json(const gj_plan *plan, const gj_workload *w, char **json);
@@ -817,8 +839,11 @@ int gj_join_exec(gj_impl impl, const gj_dtable *r, const gj_dtable *s, void *str
 /* gj_join_exec with the workload's statistics as hints (w NULL: none, which
  * is gj_join_exec): the expected output rows (gj_workload_out_rows) let an
  * implementation skip a path it would otherwise try and abandon (PHJ's
- * sparse probe of a small build side, operators/JOIN.md). A wrong hint
- * costs time, never a wrong result. */
+ * sparse probe of a small build side, operators/JOIN.md), and w->filter,
+ * the match ratio and the sides' order whether the semi-join filter runs
+ * first (AUTO: a rule; gj_join_filter_plan with a profile gives the
+ * model's choice to pass as ON or OFF). A wrong hint costs time, never a
+ * wrong result. */
 int gj_join_exec_w(gj_impl impl, const gj_workload *w, const gj_dtable *r, const gj_dtable *s,
                    void *stream, gj_join_out *out, gj_timing *timing, gj_ctx *ctx);
 

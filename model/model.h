@@ -20,13 +20,6 @@ double gj_distinct_drawn(double n, double draws, double z);
  * none). */
 int gj_model_estimate_fit(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit,
                           gj_estimate *out, gj_ctx *ctx);
-/* gj_model_estimate_fit of a join as it runs without the semi-join filter
- * (GJ_JOIN_FILTER=off): what the filter saves or costs. */
-int gj_model_estimate_unfiltered(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit,
-                                 gj_estimate *out, gj_ctx *ctx);
-/* ... with the profile's learned correction (gj_profile_estimate's). */
-int gj_profile_estimate_unfiltered(gj_impl impl, const gj_workload *w, const gj_profile *p, gj_estimate *out,
-                                   gj_ctx *ctx);
 /* The implementations of operator op, in enum order; their number in *n. */
 const gj_impl *gj_impls_of(gj_op op, int *n);
 /* 1 if impl computes every aggregate of w (count-distinct, median need SGB-*). */

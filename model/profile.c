@@ -195,14 +195,6 @@ int gj_profile_estimate(gj_impl impl, const gj_workload *w, const gj_profile *p,
     return gj_model_estimate_fit(impl, w, &p->hw, f, out, ctx);
 }
 
-int gj_profile_estimate_unfiltered(gj_impl impl, const gj_workload *w, const gj_profile *p, gj_estimate *out,
-                                   gj_ctx *ctx)
-{
-    if (!p) return gj_seterr(ctx, GJ_ERR_INVALID, "profile must not be NULL");
-    const gj_fit *f = impl >= 0 && impl < GJ_IMPL_COUNT ? &p->fit[impl] : NULL;
-    return gj_model_estimate_unfiltered(impl, w, &p->hw, f, out, ctx);
-}
-
 const char *gj_profile_name(const gj_profile *p) { return p ? p->name : ""; }
 const gj_hw *gj_profile_hw(const gj_profile *p) { return p ? &p->hw : NULL; }
 const gj_device *gj_profile_device(const gj_profile *p) { return p ? &p->dev : NULL; }

@@ -155,7 +155,7 @@ typedef struct {
     double zipf, zdom; /* a join's S keys: Zipf(zipf) over zdom keys (msd_hot_rows) */
     const gj_workload *uncut; /* a join cut by the semi-join filter: the workload as
                                  given (the model runs on the cut sides' one) */
-    int no_filter;            /* model a join as run without the filter */
+    int cut;                  /* model a join as cut by the filter first */
 } acc;
 
 static void overheads(acc *a);
@@ -1000,32 +1000,56 @@ static double filter_span(const gj_workload *w)
     return (double)w->r_rows * (w->match_ratio < 1 ? 2 : 1);
 }
 
-/* Does the semi-join filter cut w (operators/shapes.h
- * gj_join_filter_takes, the bitmap within GJ_JOIN_FILTER_MAX_SPAN)? Then
- * *cut is the workload of the cut sides: S's matching rows (match ratio 1)
- * and R's rows whose keys those hold: of R's kept keys (the match ratio's
- * share, at random among the ranks), those that S's rows drew. */
-static int filter_cut(gj_impl impl, const gj_workload *w, gj_workload *cut)
+/* The workload of w's sides as the semi-join filter cuts them: S's
+ * matching rows (match ratio 1) and R's rows whose keys those hold: of R's
+ * kept keys (the match ratio's share, at random among the ranks), those
+ * that S's rows drew. */
+static void cut_workload(const gj_workload *w, gj_workload *cut)
 {
-    const int smj = impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR;
-    if (w->out_rows || filter_span(w) > (double)GJ_JOIN_FILTER_MAX_SPAN ||
-        !gj_join_filter_takes((double)w->r_rows, (double)w->s_rows, w->match_ratio, 1,
-                              smj && w->r_sorted && w->s_sorted))
-        return 0;
     const double R = (double)w->r_rows, S = (double)w->s_rows, rho = w->match_ratio;
     *cut = *w;
     cut->s_rows = (uint64_t)fmax(1, llround(rho * S));
     cut->r_rows = (uint64_t)fmax(1, llround(rho * gj_distinct_drawn(R, S, w->zipf)));
     cut->match_ratio = rho > 0 ? 1 : 0;
-    return 1;
 }
 
-int gj_join_filter_plan(gj_impl impl, const gj_workload *w, uint64_t *r_rows, uint64_t *s_rows)
+/* How the model treats the filter on w (operators/shapes.h): FILTER_NO
+ * (off, many-to-many, which it does not cut yet, a span beyond the
+ * bitmap's), FILTER_YES (on: the hint or GJ_JOIN_FILTER), FILTER_BEST
+ * (auto, in the range the filter was measured in, the rule's: match ratio
+ * at most 1/2, 2^20 rows a side or more: the faster of the two) */
+enum { FILTER_NO, FILTER_YES, FILTER_BEST };
+static int filter_mode(const gj_workload *w)
+{
+    const int env = gj_join_filter_env();
+    if (env < 0 || w->filter == GJ_FILTER_OFF || w->out_rows || w->r_rows < 1 || w->s_rows < 1 ||
+        filter_span(w) > (double)GJ_JOIN_FILTER_MAX_SPAN)
+        return FILTER_NO;
+    if (env > 0 || w->filter == GJ_FILTER_ON) return FILTER_YES;
+    return w->match_ratio <= GJ_JOIN_FILTER_MAX_RATIO && w->r_rows >= GJ_JOIN_FILTER_MIN_ROWS &&
+                   w->s_rows >= GJ_JOIN_FILTER_MIN_ROWS
+               ? FILTER_BEST
+               : FILTER_NO;
+}
+
+int gj_join_filter_plan(gj_impl impl, const gj_workload *w, const gj_profile *p, uint64_t *r_rows,
+                        uint64_t *s_rows)
 {
     gj_workload cut;
+    int on;
     if (!w || w->op != GJ_OP_JOIN || gj_impl_op(impl) != GJ_OP_JOIN || gj_workload_check(w, NULL) != GJ_OK ||
-        !filter_cut(impl, w, &cut))
+        filter_mode(w) == FILTER_NO)
         return 0;
+    if (p) {
+        gj_estimate e;
+        on = gj_profile_estimate(impl, w, p, &e, NULL) == GJ_OK && e.filtered;
+    } else {
+        const int smj = impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR;
+        on = gj_join_filter_takes((double)w->r_rows, (double)w->s_rows, w->match_ratio, 1,
+                                  smj && w->r_sorted && w->s_sorted, w->filter);
+    }
+    if (!on) return 0;
+    cut_workload(w, &cut);
     if (r_rows) *r_rows = cut.r_rows;
     if (s_rows) *s_rows = cut.s_rows;
     return 1;
@@ -1112,7 +1136,8 @@ static void join_model(gj_impl impl, const gj_workload *w, acc *a)
 {
     gj_workload cut;
     a->uncut = NULL;
-    if (!a->no_filter && filter_cut(impl, w, &cut)) {
+    if (a->cut) {
+        cut_workload(w, &cut);
         a->uncut = w;
         w = &cut;
     }
@@ -2021,22 +2046,28 @@ int gj_model_estimate(gj_impl impl, const gj_workload *w, const gj_hw *hw, gj_es
     return gj_model_estimate_fit(impl, w, hw, NULL, out, ctx);
 }
 
-static int model_estimate(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit, int no_filter,
-                          gj_estimate *out, gj_ctx *ctx);
+/* One estimate: a join on its sides as given, or (cut) after the filter */
+static void estimate_once(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit, int cut,
+                          gj_estimate *out)
+{
+    memset(out, 0, sizeof *out);
+    out->impl = impl;
+    out->feasible = 1;
+    out->filtered = cut;
+    acc a = {.e = out, .hw = hw, .fit = fit && fit->set ? fit : NULL, .cut = cut};
+    if (w->op == GJ_OP_JOIN)
+        join_model(impl, w, &a);
+    else {
+        groupby_model(impl, w, &a);
+        if (!gj_impl_supports_aggs(impl, w) && out->feasible) {
+            out->feasible = 0;
+            snprintf(out->why, sizeof out->why,
+                     "count-distinct and median need a sort-based group-by (SGB-*)");
+        }
+    }
+}
 
 int gj_model_estimate_fit(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit,
-                          gj_estimate *out, gj_ctx *ctx)
-{
-    return model_estimate(impl, w, hw, fit, 0, out, ctx);
-}
-
-int gj_model_estimate_unfiltered(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit,
-                                 gj_estimate *out, gj_ctx *ctx)
-{
-    return model_estimate(impl, w, hw, fit, 1, out, ctx);
-}
-
-static int model_estimate(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit, int no_filter,
                           gj_estimate *out, gj_ctx *ctx)
 {
     int rc = gj_workload_check(w, ctx);
@@ -2050,19 +2081,12 @@ static int model_estimate(gj_impl impl, const gj_workload *w, const gj_hw *hw, c
     if (!(hw->bw_seq > 0) || !(hw->bw_rand > 0) || !(hw->mem_bytes > 0))
         return gj_seterr(ctx, GJ_ERR_INVALID, "profile incomplete: bw_seq, bw_rand and mem_bytes "
                                               "must be set (gj_profile_complete)");
-    memset(out, 0, sizeof *out);
-    out->impl = impl;
-    out->feasible = 1;
-    acc a = {.e = out, .hw = hw, .fit = fit && fit->set ? fit : NULL, .no_filter = no_filter};
-    if (w->op == GJ_OP_JOIN)
-        join_model(impl, w, &a);
-    else {
-        groupby_model(impl, w, &a);
-        if (!gj_impl_supports_aggs(impl, w) && out->feasible) {
-            out->feasible = 0;
-            snprintf(out->why, sizeof out->why,
-                     "count-distinct and median need a sort-based group-by (SGB-*)");
-        }
+    const int mode = w->op == GJ_OP_JOIN ? filter_mode(w) : FILTER_NO;
+    estimate_once(impl, w, hw, fit, mode == FILTER_YES, out);
+    if (mode == FILTER_BEST) { /* the faster (feasible first) of with and without */
+        gj_estimate cut;
+        estimate_once(impl, w, hw, fit, 1, &cut);
+        if (cut.feasible > out->feasible || (cut.feasible == out->feasible && cut.ms < out->ms)) *out = cut;
     }
     return GJ_OK;
 }

@@ -63,6 +63,8 @@ int gj_workload_check(const gj_workload *w, gj_ctx *ctx)
             return gj_seterr(ctx, GJ_ERR_INVALID, "r-sorted=%d: allowed 0 or 1", w->r_sorted);
         if (w->s_sorted != 0 && w->s_sorted != 1)
             return gj_seterr(ctx, GJ_ERR_INVALID, "s-sorted=%d: allowed 0 or 1", w->s_sorted);
+        if (w->filter != GJ_FILTER_AUTO && w->filter != GJ_FILTER_ON && w->filter != GJ_FILTER_OFF)
+            return gj_seterr(ctx, GJ_ERR_INVALID, "filter=%d: allowed auto (0), on (1) or off (2)", w->filter);
         if (w->out_rows > (GJ_MAX_ROWS << 4))
             return gj_seterr(ctx, GJ_ERR_INVALID, "out-rows=%llu: allowed at most 2^44",
                              (unsigned long long)w->out_rows);
@@ -85,6 +87,9 @@ int gj_workload_check(const gj_workload *w, gj_ctx *ctx)
         if (w->r_sorted || w->s_sorted)
             return gj_seterr(ctx, GJ_ERR_INVALID, "r-sorted=%d, s-sorted=%d: join statistics (allowed 0 for a "
                              "group-by; its rows in key order: sorted-keys)", w->r_sorted, w->s_sorted);
+        if (w->filter)
+            return gj_seterr(ctx, GJ_ERR_INVALID, "filter=%d: a join's semi-join filter (allowed auto, 0, for a "
+                             "group-by)", w->filter);
     }
     return GJ_OK;
 }
@@ -114,6 +119,21 @@ int gj_agg_parse(const char *s, gj_agg *out)
         return GJ_OK;
     }
     return GJ_ERR_INVALID;
+}
+
+static const char *filter_names[3] = {"auto", "on", "off"};
+
+const char *gj_filter_name(int filter) { return filter >= 0 && filter < 3 ? filter_names[filter] : NULL; }
+
+int gj_filter_parse(const char *s, int *out)
+{
+    if (!s || !out) return GJ_ERR_NOTFOUND;
+    for (int i = 0; i < 3; i++)
+        if (!strcasecmp(s, filter_names[i])) {
+            *out = i;
+            return GJ_OK;
+        }
+    return GJ_ERR_NOTFOUND;
 }
 
 static const char *impl_names[GJ_IMPL_COUNT] = {

@@ -2031,12 +2031,13 @@ done:
 /* ---- the semi-join filter (operators/JOIN.md, "The semi-join filter") --- */
 
 /* the semi-join filter for these sides (operators/shapes.h
- * gj_join_filter_takes: by the workload's hints, and GJ_JOIN_FILTER) */
+ * gj_join_filter_takes: the workload's hint w->filter, for AUTO the rule
+ * over its statistics, and GJ_JOIN_FILTER) */
 bool filter_wanted(gj_impl impl, const gj_workload *w, const gj_dtable *r, const gj_dtable *s)
 {
     const bool smj = impl == GJ_IMPL_SMJ_UR || impl == GJ_IMPL_SMJ_TR;
     return gj_join_filter_takes((double)r->rows, (double)s->rows, w ? w->match_ratio : 1, w && !w->out_rows,
-                                smj && w && w->r_sorted && w->s_sorted);
+                                smj && w && w->r_sorted && w->s_sorted, w ? w->filter : GJ_FILTER_AUTO);
 }
 
 /* A side's flags against a bitmap (filter_flag), then its cut (filter_cut) */

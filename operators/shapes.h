@@ -6,6 +6,8 @@
 #ifndef GJ_OPERATORS_SHAPES_H
 #define GJ_OPERATORS_SHAPES_H
 
+#include "gjadvise.h" /* gj_workload.filter's values */
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,30 +370,47 @@ static inline int gj_phj_sparse_takes(double r, double s, double m, int sms, int
  * 26): where few S rows find a partner, S is cut to its matching rows
  * before any implementation runs (a bitmap of R's keys over their range,
  * in the L2), then R to the keys that S's survivors hold (a bitmap of
- * those), and the implementation joins the two cut sides. Asked by the
- * workload's hints: primary-foreign-key joins (many-to-many: not yet) with
- * at most GJ_JOIN_FILTER_MAX_RATIO of S matching and at least
- * GJ_JOIN_FILTER_MIN_ROWS rows a side (unknown, without hints: 1 and
- * many-to-many), except for SMJ with both sides in key order (hinted
- * r_sorted and s_sorted: it merges them as they are, which the cut's
- * passes would only slow: 2^25 a side at match ratio 0.1, 0.47 ms in
- * session 25's validation grid, 0.92 with the filter in session 26's, two
- * H100s); it declines, after R's min and
- * max, where R's keys span more than GJ_JOIN_FILTER_MAX_SPAN values (the
- * bitmap would outgrow the L2: its probes would run at B_R). The model
- * asks the same, with the generator's span (R's rows, twice that below
- * match ratio 1). */
+ * those), and the implementation joins the two cut sides. The workload's
+ * hint w->filter says whether: GJ_FILTER_ON, GJ_FILTER_OFF, or AUTO, where
+ * the model compares the join with and without it (model/time.c; the
+ * advisor passes its choice on: gj_join_auto, run join, bench join,
+ * validate), for primary-foreign-key joins (many-to-many: not yet) with at
+ * most GJ_JOIN_FILTER_MAX_RATIO of S matching (the range measured). The
+ * executor, which has no profile, applies for AUTO the rule that the
+ * model's choice approximates: primary-foreign-key, at most that match
+ * ratio, at least GJ_JOIN_FILTER_MIN_ROWS rows a side (without hints:
+ * match ratio 1, many-to-many: never), except for SMJ with both sides in
+ * key order (hinted r_sorted and s_sorted: it merges them as they are,
+ * which the cut's passes would only slow: 2^25 a side at match ratio 0.1,
+ * 0.47 ms in session 25's validation grid, 0.92 with the filter in session
+ * 26's, two H100s). The rule loses where the model's does not: PHJ-TR at
+ * 2^25 a side and match ratio 0.45-0.5 (+6-9%), NPHJ over a 2^20-row R at
+ * 0.5 (+23%), SMJ with S in key order at 0.3 (+10-15%). The filter
+ * declines, after R's min and max, where R's keys span more than
+ * GJ_JOIN_FILTER_MAX_SPAN values (the bitmap would outgrow the L2: its
+ * probes would run at B_R); the model assumes the generator's span (R's
+ * rows, twice that below match ratio 1). */
 #define GJ_JOIN_FILTER_MAX_RATIO 0.5
 #define GJ_JOIN_FILTER_MIN_ROWS (1ULL << 20)
 #define GJ_JOIN_FILTER_MAX_SPAN (1ULL << 28)
-/* GJ_JOIN_FILTER=off: never (A/B runs; the model then predicts without
- * it too); =on: whenever both sides have rows (tests; the model still
- * cuts primary-foreign-key joins only) */
-static inline int gj_join_filter_takes(double r, double s, double match_ratio, int pkfk, int merge_in_order)
+/* GJ_JOIN_FILTER=off|on overrides every hint and choice (A/B runs, tests):
+ * off never filters (the model predicts without it too); on filters
+ * whenever both sides have rows (the model still cuts primary-foreign-key
+ * joins only). Returns -1 off, 1 on, 0 unset. */
+static inline int gj_join_filter_env(void)
 {
     const char *e = getenv("GJ_JOIN_FILTER");
-    if ((e && !strcmp(e, "off")) || r < 1 || s < 1) return 0;
-    if (e && !strcmp(e, "on")) return 1;
+    return !e ? 0 : !strcmp(e, "off") ? -1 : !strcmp(e, "on") ? 1 : 0;
+}
+
+/* The executor's choice: the hint (GJ_FILTER_ON/OFF), or for AUTO the rule */
+static inline int gj_join_filter_takes(double r, double s, double match_ratio, int pkfk, int merge_in_order,
+                                       int hint)
+{
+    const int env = gj_join_filter_env();
+    if (env < 0 || r < 1 || s < 1) return 0;
+    if (env > 0 || hint == GJ_FILTER_ON) return 1;
+    if (hint == GJ_FILTER_OFF) return 0;
     return pkfk && !merge_in_order && match_ratio <= GJ_JOIN_FILTER_MAX_RATIO &&
            r >= (double)GJ_JOIN_FILTER_MIN_ROWS && s >= (double)GJ_JOIN_FILTER_MIN_ROWS;
 }

@@ -786,7 +786,8 @@ static void test_gpu_msd_hot_peak(void **state)
  * GJ_JOIN_FILTER_MAX_SPAN values (multiplied by an odd constant): the
  * filter declines after R's min and max, the output still right and the
  * peak that of =off (but for its 16-byte buffer). gj_timing says whether
- * it cut the sides (S to the output's rows: primary-foreign-key). */
+ * it cut the sides (S to the output's rows: primary-foreign-key). The hint
+ * off runs without; gj_join_auto runs the model's choice. */
 static uint64_t exec_peak(gj_impl impl, const gj_workload *w, const gj_dtable *dr, const gj_dtable *ds,
                           const gj_join_out *ref, const char *filter, int filtered)
 {
@@ -850,6 +851,27 @@ static void test_gpu_key_filter(void **state)
                         spread ? " (spread keys)" : "", (unsigned long long)on, (unsigned long long)off);
             if (spread) assert_true(on <= off + 256);
             else assert_true(on < off);
+        }
+        if (!spread) {
+            /* the hint decides before the rule: off runs without */
+            gj_workload wo = w;
+            wo.filter = GJ_FILTER_OFF;
+            exec_peak(GJ_IMPL_PHJ_TR, &wo, &dr, &ds, &ref, "auto", 0);
+            /* gj_join_auto runs what the model predicted, with or without */
+            gj_profile *p = NULL;
+            gj_plan plan;
+            gj_join_out out, hout;
+            gj_timing t;
+            int eq = 0;
+            assert_int_equal(gj_profile_builtin("h100-tuned", &p), GJ_OK);
+            assert_int_equal(gj_join_auto(&w, p, &dr, &ds, NULL, &plan, &out, &t, NULL), GJ_OK);
+            assert_int_equal(t.filtered, plan.est[0].filtered);
+            assert_int_equal(gj_join_out_download(&out, &hout, NULL), GJ_OK);
+            assert_int_equal(gj_join_compare(&hout, &ref, &eq, NULL), GJ_OK);
+            assert_true(eq);
+            gj_join_out_free_host(&hout);
+            gj_join_out_free(&out);
+            gj_profile_free(p);
         }
         gj_join_out_free_host(&ref);
         gj_htable_free(&hr);

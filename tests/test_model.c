@@ -363,39 +363,47 @@ static void test_join_peak_memory(void **state)
 
 /* The semi-join filter's own time (model/time.c filter_terms) at W2 (2^27
  * a side, 2+2 columns, match ratio 0.25) on h100-measured: the transform
- * of the cut join less that of the cut sides joined alone, against its
- * GJ_TRACE on an H100 (session 26, calls 3 and 6: 5.90-5.97 ms from R's
- * min and max to R's cut), within 10%; the same for every join (it does
- * not depend on the implementation); without it (gj_model_estimate_unfiltered)
- * as GJ_JOIN_FILTER=off predicts, with a larger peak. */
+ * of the cut join (filter on) less that of the cut sides joined alone,
+ * against its GJ_TRACE on an H100 (session 26, calls 3 and 6: 5.90-5.97 ms
+ * from R's min and max to R's cut), within 10%; the same for every join
+ * (it does not depend on the implementation); without it (filter off) as
+ * GJ_JOIN_FILTER=off predicts, with a larger peak; auto, the faster of
+ * the two (every join here: with it). */
 static void test_join_filter_time(void **state)
 {
     (void)state;
     gj_profile *p = builtin("h100-measured");
-    gj_workload w, cut;
+    gj_workload w, on, off, cut;
     gj_workload_default(&w, GJ_OP_JOIN);
     w.match_ratio = 0.25;
+    on = off = w;
+    on.filter = GJ_FILTER_ON;
+    off.filter = GJ_FILTER_OFF;
     cut = w;
-    assert_int_equal(gj_join_filter_plan(GJ_IMPL_PHJ_TR, &w, &cut.r_rows, &cut.s_rows), 1);
+    assert_int_equal(gj_join_filter_plan(GJ_IMPL_PHJ_TR, &on, NULL, &cut.r_rows, &cut.s_rows), 1);
     cut.match_ratio = 1;
     double first = 0;
     for (int i = GJ_IMPL_PHJ_UR; i <= GJ_IMPL_NPHJ; i++) {
-        gj_estimate a, b;
-        assert_int_equal(gj_model_estimate((gj_impl)i, &w, gj_profile_hw(p), &a, NULL), GJ_OK);
+        gj_estimate a, b, un, env_off, best;
+        assert_int_equal(gj_model_estimate((gj_impl)i, &on, gj_profile_hw(p), &a, NULL), GJ_OK);
         assert_int_equal(gj_model_estimate((gj_impl)i, &cut, gj_profile_hw(p), &b, NULL), GJ_OK);
+        assert_true(a.filtered && !b.filtered);
         const double filter = a.phase[0].ms - b.phase[0].ms;
         if (fabs(filter / 5.94 - 1) > 0.1) fail_msg("%s: the filter %.3f ms predicted, 5.94 measured",
                                                      gj_impl_name((gj_impl)i), filter);
         if (i == GJ_IMPL_PHJ_UR) first = filter;
         assert_double_equal(filter, first, 1e-9);
-        /* without it (recommend's comparison): as GJ_JOIN_FILTER=off predicts */
-        gj_estimate un, off;
-        assert_int_equal(gj_model_estimate_unfiltered((gj_impl)i, &w, gj_profile_hw(p), NULL, &un, NULL), GJ_OK);
+        assert_int_equal(gj_model_estimate((gj_impl)i, &off, gj_profile_hw(p), &un, NULL), GJ_OK);
         setenv("GJ_JOIN_FILTER", "off", 1);
-        assert_int_equal(gj_model_estimate((gj_impl)i, &w, gj_profile_hw(p), &off, NULL), GJ_OK);
+        const int rc = gj_model_estimate((gj_impl)i, &w, gj_profile_hw(p), &env_off, NULL);
         unsetenv("GJ_JOIN_FILTER");
-        assert_double_equal(un.ms, off.ms, 1e-12);
+        assert_int_equal(rc, GJ_OK);
+        assert_true(!un.filtered && !env_off.filtered);
+        assert_double_equal(un.ms, env_off.ms, 1e-12);
         assert_true(un.peak_bytes > a.peak_bytes);
+        assert_int_equal(gj_model_estimate((gj_impl)i, &w, gj_profile_hw(p), &best, NULL), GJ_OK);
+        assert_true(best.filtered && a.ms < un.ms);
+        assert_double_equal(best.ms, a.ms, 1e-12);
     }
     gj_profile_free(p);
 }
@@ -556,11 +564,11 @@ static void test_dict_table_peak(void **state)
 static void test_join_match_ratio_trend(void **state)
 {
     (void)state;
-    setenv("GJ_JOIN_FILTER", "off", 1); /* the paper's joins: no semi-join filter */
     gj_profile *p = a100();
     const gj_hw *hw = gj_profile_hw(p);
     gj_workload w;
     gj_workload_default(&w, GJ_OP_JOIN);
+    w.filter = GJ_FILTER_OFF; /* the paper's joins: no semi-join filter */
     double prev = 0;
     for (double mr = 0; mr <= 1.0001; mr += 0.1) {
         gj_estimate ur, tr;
@@ -573,7 +581,6 @@ static void test_join_match_ratio_trend(void **state)
         if (mr < 0.05) assert_true(ur.ms < tr.ms);
         if (mr > 0.5) assert_true(tr.ms < ur.ms);
     }
-    unsetenv("GJ_JOIN_FILTER");
     gj_profile_free(p);
 }
 

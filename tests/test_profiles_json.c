@@ -265,6 +265,7 @@ static void rnd_workload(gj_workload *w)
         w->s_run = rnd() % 2 ? 0 : 1 + (double)(rnd() % 100000) / 7.0;
         w->r_sorted = (int)(rnd() % 2);
         w->s_sorted = (int)(rnd() % 2);
+        w->filter = (int)(rnd() % 3);
     } else {
         w->sorted_keys = (int)(rnd() % 2);
     }
@@ -288,6 +289,7 @@ static void assert_workloads_equal(const gj_workload *a, const gj_workload *b)
     assert_int_equal(a->sorted_keys, b->sorted_keys);
     assert_int_equal(a->r_sorted, b->r_sorted);
     assert_int_equal(a->s_sorted, b->s_sorted);
+    assert_int_equal(a->filter, b->filter);
 }
 
 static void test_workload_round_trip_exact(void **state)
@@ -343,6 +345,9 @@ static void test_workload_malformed(void **state)
         {"{\"op\":\"groupby\",\"aggs\":[\"max\",\"max\",\"max\",\"max\",\"max\",\"max\","
          "\"max\",\"max\",\"max\"]}", GJ_ERR_INVALID, "aggregates"},
         {"{\"op\":\"groupby\",\"rows\":10,\"groups\":11}", GJ_ERR_INVALID, "groups"},
+        {"{\"op\":\"join\",\"filter\":\"maybe\"}", GJ_ERR_PARSE, "filter"},
+        {"{\"op\":\"join\",\"filter\":1}", GJ_ERR_PARSE, "filter"},
+        {"{\"op\":\"groupby\",\"filter\":\"on\"}", GJ_ERR_INVALID, "filter"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gj_ctx *ctx = NULL;
