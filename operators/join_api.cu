@@ -2047,17 +2047,25 @@ struct FiltSide {
     u64 tiles;
 };
 
-/* flag x's rows whose key has its bit in bm (R's range [lo, lo + span)),
- * setting their keys in bm2 (NULL: none); the mask and counts from the
- * job's memory */
-template <typename K>
-int filter_flag(Job *j, const gj_dtable *x, u64 lo, u64 span, const uint32_t *bm, uint32_t *bm2, FiltSide *f)
+/* x's mask and counts (filter_flag) from the job's memory */
+int filter_alloc(Job *j, const gj_dtable *x, FiltSide *f)
 {
     int rc = GJ_OK;
     f->tiles = (x->rows + FILT_TILE - 1) / FILT_TILE;
     JCUDA(mem_alloc(&j->mem, (void **)&f->mask, f->tiles * FILT_WORDS * 4));
     JCUDA(mem_alloc(&j->mem, (void **)&f->cnt, (f->tiles + 1) * 8));
     JCUDA(cudaMemsetAsync(f->cnt + f->tiles, 0, 8, j->mem.s));
+done:
+    return rc;
+}
+
+/* flag x's rows whose key has its bit in bm (R's range [lo, lo + span)),
+ * setting their keys in bm2 (NULL: none) */
+template <typename K>
+int filter_flag(Job *j, const gj_dtable *x, u64 lo, u64 span, const uint32_t *bm, uint32_t *bm2, FiltSide *f)
+{
+    int rc = filter_alloc(j, x, f);
+    if (rc != GJ_OK) return rc;
     filt_flag_kernel<K><<<(unsigned)f->tiles, FILT_THREADS, 0, j->mem.s>>>((const K *)x->key.data, x->rows, lo,
                                                                            span, bm, f->mask, f->cnt, bm2);
     JLAUNCHED();
@@ -2065,40 +2073,53 @@ done:
     return rc;
 }
 
-/* x's flagged rows (filter_flag) into a new table *cut, in x's row order:
- * the counts scanned, the total read back, the columns allocated (kept:
- * inputs to the implementation) and written; the mask and counts freed */
-template <typename K>
-int filter_cut(Job *j, const gj_dtable *x, FiltSide *f, gj_dtable *cut)
+/* The start of x's cut (filter_flag done): the counts scanned, the total
+ * read back, the cut's columns allocated in *cut (kept: inputs to the
+ * implementation) and described in *c for filt_write_tile */
+int filter_cut_alloc(Job *j, const gj_dtable *x, FiltSide *f, gj_dtable *cut, FiltCols *c)
 {
     int rc = GJ_OK;
     u64 total = 0;
-    FiltCols c;
-    memset(&c, 0, sizeof c);
+    memset(c, 0, sizeof *c);
     if ((rc = exclusive_sum(j, f->cnt, f->cnt, f->tiles + 1)) != GJ_OK) goto done;
     JCUDA(cudaMemcpyAsync(&total, f->cnt + f->tiles, 8, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
     *cut = *x;
     cut->rows = total;
-    c.n = 1 + x->n_payloads;
-    for (int i = 0; i < c.n; i++) {
+    c->n = 1 + x->n_payloads;
+    for (int i = 0; i < c->n; i++) {
         const gj_column *col = i ? &x->payload[i - 1] : &x->key;
         gj_column *to = i ? &cut->payload[i - 1] : &cut->key;
         JCUDA(mem_alloc(&j->mem, &to->data, total * col->width));
         mem_keep(&j->mem, to->data); /* an input to the implementation */
-        c.src[i] = col->data;
-        c.dst[i] = to->data;
-        c.w[i] = col->width;
-    }
-    if (total) {
-        filt_write_kernel<<<(unsigned)f->tiles, FILT_THREADS, 0, j->mem.s>>>(f->mask, f->cnt, c);
-        JLAUNCHED();
+        c->src[i] = col->data;
+        c->dst[i] = to->data;
+        c->w[i] = col->width;
     }
 done:
+    return rc;
+}
+
+/* a side's mask and counts, once its cut is written */
+void filter_release(Job *j, FiltSide *f)
+{
     mem_free(&j->mem, f->mask);
     mem_free(&j->mem, f->cnt);
     f->mask = NULL;
     f->cnt = NULL;
+}
+
+/* x's flagged rows (filter_flag) into a new table *cut, in x's row order */
+int filter_cut(Job *j, const gj_dtable *x, FiltSide *f, gj_dtable *cut)
+{
+    FiltCols c;
+    int rc = filter_cut_alloc(j, x, f, cut, &c);
+    if (rc == GJ_OK && cut->rows) {
+        filt_write_kernel<<<(unsigned)f->tiles, FILT_THREADS, 0, j->mem.s>>>(f->mask, f->cnt, c);
+        JLAUNCHED();
+    }
+done:
+    filter_release(j, f);
     return rc;
 }
 
@@ -2107,10 +2128,10 @@ done:
  * set its matching keys in the second bitmap as they find them); j->r and
  * j->s then point to the cut sides, which the implementation joins as it
  * would the inputs (same output: only rows without a partner are gone).
- * Declines, leaving j->r and j->s as they were, where R's keys span more
- * than GJ_JOIN_FILTER_MAX_SPAN values. Timed within the transform phase.
- * (R's flags on a second stream beside S's cut gained 0.07 ms of 1.94 on
- * the H100: the cut's grid holds the SMs until it drains; session 26.) */
+ * S's cut and R's flags share one grid (filt_write_flag_kernel: the one
+ * DRAM-bound, the other L2-bound). Declines, leaving j->r and j->s as they
+ * were, where R's keys span more than GJ_JOIN_FILTER_MAX_SPAN values.
+ * Timed within the transform phase. */
 template <typename K>
 int key_filter(Job *j)
 {
@@ -2120,6 +2141,7 @@ int key_filter(Job *j)
     size_t bm_bytes = 0;
     const gj_dtable *R = j->r, *S = j->s;
     FiltSide fs = {NULL, NULL, 0}, fr = {NULL, NULL, 0};
+    FiltCols cs;
     gj_trace_begin(); /* GJ_TRACE=1: where the filter's time goes */
     gj_trace(j->mem.s, "filter: start");
     JCUDA(mem_alloc(&j->mem, (void **)&mm, sizeof hmm));
@@ -2141,21 +2163,26 @@ int key_filter(Job *j)
     gj_trace(j->mem.s, "filter: R's keys set");
     if ((rc = filter_flag<K>(j, S, hmm[0], span, bm, bm + bm_bytes / 4, &fs)) != GJ_OK) goto done;
     gj_trace(j->mem.s, "filter: S flagged");
-    if ((rc = filter_cut<K>(j, S, &fs, &j->cut_s)) != GJ_OK) goto done;
-    gj_trace(j->mem.s, "filter: S cut");
-    if ((rc = filter_flag<K>(j, R, hmm[0], span, bm + bm_bytes / 4, NULL, &fr)) != GJ_OK ||
-        (rc = filter_cut<K>(j, R, &fr, &j->cut_r)) != GJ_OK)
+    if ((rc = filter_cut_alloc(j, S, &fs, &j->cut_s, &cs)) != GJ_OK || (rc = filter_alloc(j, R, &fr)) != GJ_OK)
         goto done;
+    { /* S's cut beside R's flags */
+        const u64 wt = j->cut_s.rows ? fs.tiles : 0;
+        filt_write_flag_kernel<K><<<(unsigned)(wt + fr.tiles), FILT_THREADS, 0, j->mem.s>>>(
+            fs.mask, fs.cnt, cs, wt, (const K *)R->key.data, R->rows, hmm[0], span, bm + bm_bytes / 4, fr.mask,
+            fr.cnt, fr.tiles);
+        JLAUNCHED();
+    }
+    filter_release(j, &fs);
+    gj_trace(j->mem.s, "filter: S cut, R flagged");
+    if ((rc = filter_cut(j, R, &fr, &j->cut_r)) != GJ_OK) goto done;
     gj_trace(j->mem.s, "filter: R cut");
     j->r = &j->cut_r;
     j->s = &j->cut_s;
 done:
     mem_free(&j->mem, mm);
     mem_free(&j->mem, bm);
-    mem_free(&j->mem, fs.mask);
-    mem_free(&j->mem, fs.cnt);
-    mem_free(&j->mem, fr.mask);
-    mem_free(&j->mem, fr.cnt);
+    filter_release(j, &fs);
+    filter_release(j, &fr);
     mem_free(&j->mem, j->tmp);
     j->tmp = NULL;
     j->tmp_bytes = 0;

@@ -39,45 +39,58 @@ __global__ __launch_bounds__(FILT_THREADS) void filt_set_kernel(const K *__restr
     }
 }
 
-/* Tile blockIdx.x: mask[w] = which of rows 32 w .. 32 w + 31 have their key
- * in the bitmap (keys outside [lo, lo + span) never are), cnt[tile] = how
- * many; each such key is also set in bm2 (NULL: none), the bitmap of the
- * cut side's keys that the other side is then cut by. Row r of the tile
- * is thread r % FILT_THREADS's item r / FILT_THREADS, so a warp's ballot
- * is one mask word. Rows past n: none. */
+/* Tile t: mask[w] = which of rows 32 w .. 32 w + 31 have their key in the
+ * bitmap (keys outside [lo, lo + span) never are), cnt[t] = how many; each
+ * such key is also set in bm2 (NULL: none), the bitmap of the cut side's
+ * keys that the other side is then cut by. Row r of the tile is thread r %
+ * FILT_THREADS's item r / FILT_THREADS, so a warp's ballot is one mask
+ * word; CH items in flight a thread. Rows past n: none. wc: FILT_THREADS /
+ * 32 words of shared memory. */
+template <typename K, int CH>
+__device__ __forceinline__ void filt_flag_tile(u64 t, const K *__restrict__ k, u64 n, u64 lo, u64 span,
+                                               const uint32_t *__restrict__ bm, uint32_t *mask, u64 *cnt,
+                                               uint32_t *bm2, uint32_t *wc)
+{
+    const u64 base = t * FILT_TILE;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    uint32_t c = 0;
+#pragma unroll
+    for (int h = 0; h < FILT_ITEMS; h += CH) {
+        u64 d[CH];
+        uint32_t bits[CH];
+#pragma unroll
+        for (int i = 0; i < CH; i++) {
+            const u64 r = base + (u64)(h + i) * FILT_THREADS + threadIdx.x;
+            d[i] = r < n ? (u64)k[r] - lo : span;
+        }
+#pragma unroll
+        for (int i = 0; i < CH; i++) bits[i] = d[i] < span ? __ldg(bm + (d[i] >> 5)) : 0;
+#pragma unroll
+        for (int i = 0; i < CH; i++) {
+            const bool hit = (bits[i] >> (d[i] & 31)) & 1;
+            if (hit && bm2) atomicOr(bm2 + (d[i] >> 5), 1u << (d[i] & 31));
+            const uint32_t b = __ballot_sync(0xffffffffu, hit);
+            if (lane == 0) mask[t * FILT_WORDS + (h + i) * (FILT_THREADS / 32) + warp] = b;
+            c += __popc(b);
+        }
+    }
+    if (lane == 0) wc[warp] = c;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        u64 sum = 0;
+        for (int w = 0; w < FILT_THREADS / 32; w++) sum += wc[w];
+        cnt[t] = sum;
+    }
+}
+
+/* A side's flags, a tile a block (filt_flag_tile) */
 template <typename K>
 __global__ __launch_bounds__(FILT_THREADS) void filt_flag_kernel(const K *__restrict__ k, u64 n, u64 lo, u64 span,
                                                                  const uint32_t *__restrict__ bm, uint32_t *mask,
                                                                  u64 *cnt, uint32_t *bm2)
 {
     __shared__ uint32_t wc[FILT_THREADS / 32];
-    const u64 base = (u64)blockIdx.x * FILT_TILE;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    u64 d[FILT_ITEMS];
-    uint32_t bits[FILT_ITEMS];
-#pragma unroll
-    for (int i = 0; i < FILT_ITEMS; i++) {
-        const u64 r = base + (u64)i * FILT_THREADS + threadIdx.x;
-        d[i] = r < n ? (u64)k[r] - lo : span;
-    }
-#pragma unroll
-    for (int i = 0; i < FILT_ITEMS; i++) bits[i] = d[i] < span ? __ldg(bm + (d[i] >> 5)) : 0;
-    uint32_t c = 0;
-#pragma unroll
-    for (int i = 0; i < FILT_ITEMS; i++) {
-        const bool hit = (bits[i] >> (d[i] & 31)) & 1;
-        if (hit && bm2) atomicOr(bm2 + (d[i] >> 5), 1u << (d[i] & 31));
-        const uint32_t b = __ballot_sync(0xffffffffu, hit);
-        if (lane == 0) mask[(u64)blockIdx.x * FILT_WORDS + i * (FILT_THREADS / 32) + warp] = b;
-        c += __popc(b);
-    }
-    if (lane == 0) wc[warp] = c;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        u64 t = 0;
-        for (int w = 0; w < FILT_THREADS / 32; w++) t += wc[w];
-        cnt[blockIdx.x] = t;
-    }
+    filt_flag_tile<K, FILT_ITEMS>(blockIdx.x, k, n, lo, span, bm, mask, cnt, bm2, wc);
 }
 
 /* the columns a cut copies: the key, then the payloads */
@@ -113,18 +126,17 @@ __device__ __forceinline__ void filt_copy(const T *__restrict__ src, T *dst, u64
     }
 }
 
-/* Tile blockIdx.x copies its flagged rows of every column to off[tile] on,
- * in row order (the cut is stable: a side in key order stays so). Four
- * blocks an SM (64 registers; 87 and two blocks ran at 70% of the DRAM's
- * bandwidth, H100, W2's S, ncu). */
-__global__ __launch_bounds__(FILT_THREADS, 4) void filt_write_kernel(const uint32_t *__restrict__ mask,
-                                                                  const u64 *__restrict__ off, FiltCols c)
+/* Tile t copies its flagged rows of every column to off[t] on, in row
+ * order (the cut is stable: a side in key order stays so). sm, pre:
+ * FILT_WORDS words of shared memory each, ws FILT_WORDS / 32. */
+__device__ __forceinline__ void filt_write_tile(u64 t, const uint32_t *__restrict__ mask,
+                                                const u64 *__restrict__ off, const FiltCols &c, uint32_t *sm,
+                                                uint32_t *pre, uint32_t *ws)
 {
-    __shared__ uint32_t sm[FILT_WORDS], pre[FILT_WORDS], ws[FILT_WORDS / 32];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     uint32_t incl = 0, p = 0;
     if (threadIdx.x < FILT_WORDS) { /* the words' exclusive prefix of counts, warp by warp */
-        const uint32_t m = mask[(u64)blockIdx.x * FILT_WORDS + threadIdx.x];
+        const uint32_t m = mask[t * FILT_WORDS + threadIdx.x];
         sm[threadIdx.x] = m;
         p = incl = __popc(m);
 #pragma unroll
@@ -141,11 +153,39 @@ __global__ __launch_bounds__(FILT_THREADS, 4) void filt_write_kernel(const uint3
         pre[threadIdx.x] = before + incl - p;
     }
     __syncthreads();
-    const u64 base = (u64)blockIdx.x * FILT_TILE, o = off[blockIdx.x];
+    const u64 base = t * FILT_TILE, o = off[t];
     for (int col = 0; col < c.n; col++) {
         if (c.w[col] == 4) filt_copy((const uint32_t *)c.src[col], (uint32_t *)c.dst[col], base, o, sm, pre);
         else filt_copy((const u64 *)c.src[col], (u64 *)c.dst[col], base, o, sm, pre);
     }
+}
+
+/* A side's cut, a tile a block (filt_write_tile). Four blocks an SM (64
+ * registers; 87 and two blocks ran at 70% of the DRAM's bandwidth, H100,
+ * W2's S, ncu). */
+__global__ __launch_bounds__(FILT_THREADS, 4) void filt_write_kernel(const uint32_t *__restrict__ mask,
+                                                                  const u64 *__restrict__ off, FiltCols c)
+{
+    __shared__ uint32_t sm[FILT_WORDS], pre[FILT_WORDS], ws[FILT_WORDS / 32];
+    filt_write_tile(blockIdx.x, mask, off, c, sm, pre, ws);
+}
+
+/* S's cut (DRAM-bound: its columns read and written) and R's flags against
+ * the second bitmap (L2-bound: a probe a row) in one grid, their tiles
+ * interleaved in proportion (block b is a cut tile where floor((b + 1) wt
+ * / (wt + ft)) steps), so that the two share every SM instead of one
+ * grid's blocks holding them until it drains (a second stream did not
+ * overlap them, session 26). Eight items a thread in flight for the flags:
+ * the cut's 64 registers. */
+template <typename K>
+__global__ __launch_bounds__(FILT_THREADS, 4) void filt_write_flag_kernel(
+    const uint32_t *__restrict__ wmask, const u64 *__restrict__ woff, FiltCols c, u64 wt, const K *__restrict__ k,
+    u64 n, u64 lo, u64 span, const uint32_t *__restrict__ bm, uint32_t *mask, u64 *cnt, u64 ft)
+{
+    __shared__ uint32_t sm[FILT_WORDS], pre[FILT_WORDS], ws[FILT_WORDS / 32];
+    const u64 b = blockIdx.x, all = wt + ft, w0 = b * wt / all, w1 = (b + 1) * wt / all;
+    if (w1 > w0) filt_write_tile(w0, wmask, woff, c, sm, pre, ws);
+    else filt_flag_tile<K, FILT_ITEMS / 2>(b - w0, k, n, lo, span, bm, mask, cnt, NULL, sm);
 }
 
 } // namespace gjj

@@ -364,8 +364,10 @@ static void test_join_peak_memory(void **state)
 /* The semi-join filter's own time (model/time.c filter_terms) at W2 (2^27
  * a side, 2+2 columns, match ratio 0.25) on h100-measured: the transform
  * of the cut join (filter on) less that of the cut sides joined alone,
- * against its GJ_TRACE on an H100 (session 26, calls 3 and 6: 5.90-5.97 ms
- * from R's min and max to R's cut), within 10%; the same for every join
+ * against its GJ_TRACE on an H100 (session 27, call 2: 5.75 ms from R's
+ * min and max to R's cut, S's cut beside R's flags in one grid; 5.90-5.97
+ * with the two one after the other in session 26, which the model's sum
+ * of terms still charges: 6.11), within 10%; the same for every join
  * (it does not depend on the implementation); without it (filter off) as
  * GJ_JOIN_FILTER=off predicts, with a larger peak; auto, the faster of
  * the two (every join here: with it). */
@@ -389,7 +391,7 @@ static void test_join_filter_time(void **state)
         assert_int_equal(gj_model_estimate((gj_impl)i, &cut, gj_profile_hw(p), &b, NULL), GJ_OK);
         assert_true(a.filtered && !b.filtered);
         const double filter = a.phase[0].ms - b.phase[0].ms;
-        if (fabs(filter / 5.94 - 1) > 0.1) fail_msg("%s: the filter %.3f ms predicted, 5.94 measured",
+        if (fabs(filter / 5.75 - 1) > 0.1) fail_msg("%s: the filter %.3f ms predicted, 5.75 measured",
                                                      gj_impl_name((gj_impl)i), filter);
         if (i == GJ_IMPL_PHJ_UR) first = filter;
         assert_double_equal(filter, first, 1e-9);
