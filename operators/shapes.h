@@ -383,9 +383,9 @@ static inline int gj_phj_sparse_takes(double r, double s, double m, int sms, int
  * key order (hinted r_sorted and s_sorted: it merges them as they are,
  * which the cut's passes would only slow: 2^25 a side at match ratio 0.1,
  * 0.47 ms in session 25's validation grid, 0.92 with the filter in session
- * 26's, two H100s). The rule loses where the model's does not: PHJ-TR at
- * 2^25 a side and match ratio 0.45-0.5 (+6-9%), NPHJ over a 2^20-row R at
- * 0.5 (+23%), SMJ with S in key order at 0.3 (+10-15%). The filter
+ * 26's, two H100s). The rule loses where the model's choice does not
+ * (session 27, one H100): PHJ-TR at 2^25 a side and match ratio 0.45-0.5
+ * (+1-3%), NPHJ over a 2^20-row R at 0.5 (+27%). The filter
  * declines, after R's min and max, where R's keys span more than
  * GJ_JOIN_FILTER_MAX_SPAN values (the bitmap would outgrow the L2: its
  * probes would run at B_R); the model assumes the generator's span (R's
