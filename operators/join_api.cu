@@ -2059,6 +2059,14 @@ done:
     return rc;
 }
 
+/* The bitmaps' sets combine a warp's bits of one word into one atomic
+ * (filt_or_bit); GJ_JOIN_FILTER_COMBINE=off: an atomic a key (A/B runs) */
+int filter_combine()
+{
+    const char *e = getenv("GJ_JOIN_FILTER_COMBINE");
+    return !(e && !strcmp(e, "off"));
+}
+
 /* flag x's rows whose key has its bit in bm (R's range [lo, lo + span)),
  * setting their keys in bm2 (NULL: none) */
 template <typename K>
@@ -2066,8 +2074,8 @@ int filter_flag(Job *j, const gj_dtable *x, u64 lo, u64 span, const uint32_t *bm
 {
     int rc = filter_alloc(j, x, f);
     if (rc != GJ_OK) return rc;
-    filt_flag_kernel<K><<<(unsigned)f->tiles, FILT_THREADS, 0, j->mem.s>>>((const K *)x->key.data, x->rows, lo,
-                                                                           span, bm, f->mask, f->cnt, bm2);
+    filt_flag_kernel<K><<<(unsigned)f->tiles, FILT_THREADS, 0, j->mem.s>>>(
+        (const K *)x->key.data, x->rows, lo, span, bm, f->mask, f->cnt, bm2, filter_combine());
     JLAUNCHED();
 done:
     return rc;
@@ -2158,7 +2166,7 @@ int key_filter(Job *j)
     JCUDA(mem_alloc(&j->mem, (void **)&bm, 2 * bm_bytes));
     JCUDA(cudaMemsetAsync(bm, 0, 2 * bm_bytes, j->mem.s));
     filt_set_kernel<K><<<grid_for(R->rows, FILT_THREADS * 4), FILT_THREADS, 0, j->mem.s>>>(
-        (const K *)R->key.data, R->rows, hmm[0], bm);
+        (const K *)R->key.data, R->rows, hmm[0], span, bm, filter_combine());
     JLAUNCHED();
     gj_trace(j->mem.s, "filter: R's keys set");
     if ((rc = filter_flag<K>(j, S, hmm[0], span, bm, bm + bm_bytes / 4, &fs)) != GJ_OK) goto done;

@@ -19,37 +19,69 @@ typedef unsigned long long u64;
 /* a tile: FILT_THREADS threads, FILT_ITEMS rows each, FILT_WORDS mask words */
 enum { FILT_THREADS = 256, FILT_ITEMS = 16, FILT_TILE = FILT_THREADS * FILT_ITEMS, FILT_WORDS = FILT_TILE / 32 };
 
-/* bit k - lo of bm for every key k (the caller's keys all lie in the
- * bitmap's range): a fire-and-forget atomic OR each, four keys a thread in
- * flight */
-template <typename K>
-__global__ __launch_bounds__(FILT_THREADS) void filt_set_kernel(const K *__restrict__ k, u64 n, u64 lo,
-                                                                uint32_t *bm)
+/* Set bit d of bm for each active lane of the warp (all 32 lanes call it).
+ * Where neighbouring lanes' bits fall in one word (a side in key order, or
+ * in runs of a key) their bits are ORed together first, by a segmented
+ * scan over the runs of equal words, and one atomic a run is issued: the
+ * L2 serialises atomics on one address, which a warp of sorted keys would
+ * otherwise send it 32 of. Where no two neighbours share a word (random
+ * keys) one vote costs the check. Non-neighbours that share a word may OR
+ * each other's bits in as well: the same bits, harmless. comb = 0: one
+ * atomic a key (GJ_JOIN_FILTER_COMBINE=off, A/B). */
+__device__ __forceinline__ void filt_or_bit(uint32_t *bm, u64 d, bool active, int comb)
 {
-    for (u64 i = 4 * (blockIdx.x * (u64)FILT_THREADS + threadIdx.x); i < n;
-         i += 4 * (u64)gridDim.x * FILT_THREADS) {
-        K v[4];
+    const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
+    const u64 w = active ? d >> 5 : ~(u64)lane; /* inactive lanes: words of their own */
+    uint32_t bits = active ? 1u << (d & 31) : 0;
+    const u64 wp = __shfl_up_sync(full, w, 1); /* every lane: not behind a && */
+    const bool same = lane > 0 && wp == w;
+    if (!comb || !__any_sync(full, same)) {
+        if (active) atomicOr(bm + w, bits);
+        return;
+    }
 #pragma unroll
-        for (int q = 0; q < 4; q++) v[q] = i + q < n ? k[i + q] : k[i];
+    for (unsigned s = 1; s < 32; s <<= 1) {
+        const uint32_t b = __shfl_up_sync(full, bits, s);
+        const u64 ws = __shfl_up_sync(full, w, s);
+        if (lane >= s && ws == w) bits |= b;
+    }
+    const u64 wn = __shfl_down_sync(full, w, 1);
+    if (active && (lane == 31 || wn != w)) atomicOr(bm + w, bits); /* a run's last lane */
+}
+
+/* bit k - lo of bm for every key k in [lo, lo + span) (the caller's R keys
+ * all are): a warp sets 128 consecutive keys at a time, 4 a lane in flight,
+ * neighbouring lanes on neighbouring keys (filt_or_bit) */
+template <typename K>
+__global__ __launch_bounds__(FILT_THREADS) void filt_set_kernel(const K *__restrict__ k, u64 n, u64 lo, u64 span,
+                                                                uint32_t *bm, int comb)
+{
+    const unsigned lane = threadIdx.x & 31;
+    const u64 warps = (u64)gridDim.x * (FILT_THREADS / 32);
+    for (u64 base = 128 * (blockIdx.x * (u64)(FILT_THREADS / 32) + (threadIdx.x >> 5)); base < n;
+         base += 128 * warps) {
+        u64 d[4];
 #pragma unroll
         for (int q = 0; q < 4; q++) {
-            const u64 d = (u64)v[q] - lo;
-            atomicOr(bm + (d >> 5), 1u << (d & 31));
+            const u64 i = base + 32 * q + lane;
+            d[q] = i < n ? (u64)k[i] - lo : span;
         }
+#pragma unroll
+        for (int q = 0; q < 4; q++) filt_or_bit(bm, d[q], d[q] < span, comb);
     }
 }
 
 /* Tile t: mask[w] = which of rows 32 w .. 32 w + 31 have their key in the
  * bitmap (keys outside [lo, lo + span) never are), cnt[t] = how many; each
  * such key is also set in bm2 (NULL: none), the bitmap of the cut side's
- * keys that the other side is then cut by. Row r of the tile is thread r %
+ * keys that the other side is then cut by (filt_or_bit). Row r of the tile is thread r %
  * FILT_THREADS's item r / FILT_THREADS, so a warp's ballot is one mask
  * word; CH items in flight a thread. Rows past n: none. wc: FILT_THREADS /
  * 32 words of shared memory. */
 template <typename K, int CH>
 __device__ __forceinline__ void filt_flag_tile(u64 t, const K *__restrict__ k, u64 n, u64 lo, u64 span,
                                                const uint32_t *__restrict__ bm, uint32_t *mask, u64 *cnt,
-                                               uint32_t *bm2, uint32_t *wc)
+                                               uint32_t *bm2, int comb, uint32_t *wc)
 {
     const u64 base = t * FILT_TILE;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -68,7 +100,7 @@ __device__ __forceinline__ void filt_flag_tile(u64 t, const K *__restrict__ k, u
 #pragma unroll
         for (int i = 0; i < CH; i++) {
             const bool hit = (bits[i] >> (d[i] & 31)) & 1;
-            if (hit && bm2) atomicOr(bm2 + (d[i] >> 5), 1u << (d[i] & 31));
+            if (bm2) filt_or_bit(bm2, d[i], hit, comb);
             const uint32_t b = __ballot_sync(0xffffffffu, hit);
             if (lane == 0) mask[t * FILT_WORDS + (h + i) * (FILT_THREADS / 32) + warp] = b;
             c += __popc(b);
@@ -87,10 +119,10 @@ __device__ __forceinline__ void filt_flag_tile(u64 t, const K *__restrict__ k, u
 template <typename K>
 __global__ __launch_bounds__(FILT_THREADS) void filt_flag_kernel(const K *__restrict__ k, u64 n, u64 lo, u64 span,
                                                                  const uint32_t *__restrict__ bm, uint32_t *mask,
-                                                                 u64 *cnt, uint32_t *bm2)
+                                                                 u64 *cnt, uint32_t *bm2, int comb)
 {
     __shared__ uint32_t wc[FILT_THREADS / 32];
-    filt_flag_tile<K, FILT_ITEMS>(blockIdx.x, k, n, lo, span, bm, mask, cnt, bm2, wc);
+    filt_flag_tile<K, FILT_ITEMS>(blockIdx.x, k, n, lo, span, bm, mask, cnt, bm2, comb, wc);
 }
 
 /* the columns a cut copies: the key, then the payloads */
@@ -185,7 +217,7 @@ __global__ __launch_bounds__(FILT_THREADS, 4) void filt_write_flag_kernel(
     __shared__ uint32_t sm[FILT_WORDS], pre[FILT_WORDS], ws[FILT_WORDS / 32];
     const u64 b = blockIdx.x, all = wt + ft, w0 = b * wt / all, w1 = (b + 1) * wt / all;
     if (w1 > w0) filt_write_tile(w0, wmask, woff, c, sm, pre, ws);
-    else filt_flag_tile<K, FILT_ITEMS / 2>(b - w0, k, n, lo, span, bm, mask, cnt, NULL, sm);
+    else filt_flag_tile<K, FILT_ITEMS / 2>(b - w0, k, n, lo, span, bm, mask, cnt, NULL, 0, sm);
 }
 
 } // namespace gjj
