@@ -315,15 +315,11 @@ int gj_plan_to_json(const gj_plan *plan, const gj_workload *w, char **json)
         gj_sbuf_printf(&s, "%s{\"impl\":\"%s\",\"feasible\":%s,", i ? "," : "", gj_impl_name(e->impl),
                        e->feasible ? "true" : "false");
         uint64_t cr = 0, cs = 0;
-        gj_workload on; /* the sides the filter cuts, where the model chose it */
-        if (w) {
-            on = *w;
-            on.filter = GJ_FILTER_ON;
-        }
-        if (e->filtered && w && gj_join_filter_plan(e->impl, &on, NULL, &cr, &cs))
+        if (e->filtered && w) { /* the sides the filter cuts, where the model chose it */
+            gj_join_cut_rows(w, &cr, &cs);
             gj_sbuf_printf(&s, "\"filter\":{\"r_rows\":%llu,\"s_rows\":%llu},", (unsigned long long)cr,
                            (unsigned long long)cs);
-        else if (plan->op == GJ_OP_JOIN)
+        } else if (plan->op == GJ_OP_JOIN)
             gj_sbuf_printf(&s, "\"filter\":null,");
         if (!e->feasible) {
             gj_sbuf_printf(&s, "\"why\":");

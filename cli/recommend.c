@@ -127,13 +127,14 @@ static void print_table(const gj_plan *plan, const gj_workload *w, const gj_prof
     gj_estimate un;
     gj_workload off = *w;
     off.filter = GJ_FILTER_OFF;
-    if (gj_join_filter_plan(plan->best, w, p, &cr, &cs) &&
-        gj_profile_estimate(plan->best, &off, p, &un, NULL) == GJ_OK)
+    if (plan->est[0].filtered && gj_profile_estimate(plan->best, &off, p, &un, NULL) == GJ_OK) {
+        gj_join_cut_rows(w, &cr, &cs);
         printf("\nsemi-join filter: S is first cut to its matching rows (%.1f M of %.1f M) and R to their "
                "keys (%.1f M of %.1f M), by bitmaps of the keys in the L2; its time is in transform. "
                "%s without it: %.2f ms%s\n",
                cs / 1e6, w->s_rows / 1e6, cr / 1e6, w->r_rows / 1e6, gj_impl_name(plan->best), un.ms,
                w->filter == GJ_FILTER_ON ? " (--filter off predicts without)" : "");
+    }
     printf("\nbest: %s\nwhy: %s.\n", gj_impl_name(plan->best), plan->reason);
     const gj_crossover *c = &plan->crossover;
     if (c->found) {

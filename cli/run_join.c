@@ -382,8 +382,7 @@ static int measure(gj_impl impl, const jn_input *in, const gj_workload *wl, cons
     gj_join_out out;
     gj_timing t;
     gj_workload hint = *wl, *w = &hint;
-    /* run what the model predicted: with the semi-join filter or without */
-    if (w->filter == GJ_FILTER_AUTO) w->filter = est->filtered ? GJ_FILTER_ON : GJ_FILTER_OFF;
+    gj_workload_pin_filter(w, est); /* run what the model predicted */
     memset(m, 0, sizeof *m);
     m->checked = m->expected = -1;
     /* the warm-up, whose output is the one checked */

@@ -441,6 +441,11 @@ int gj_advise(const gj_workload *w, const gj_profile *p, gj_plan *out, gj_ctx *c
  * and declines where R's keys span more than 2^28 values). */
 int gj_join_filter_plan(gj_impl impl, const gj_workload *w, const gj_profile *p, uint64_t *r_rows,
                         uint64_t *s_rows);
+/* Pin join workload w's filter hint, where it is GJ_FILTER_AUTO, to the
+ * choice estimate e was made with (e->filtered: GJ_FILTER_ON, else OFF),
+ * so that gj_join_exec_w runs what e predicted; an explicit hint stays.
+ * Nothing for group-bys or NULLs. */
+void gj_workload_pin_filter(gj_workload *w, const gj_estimate *e);
 
 /* Plan as JSON. [out] *json malloc'd, free with gj_free. */
 int gj_plan_to_json(const gj_plan *plan, const gj_workload *w, char **json);

@@ -20,6 +20,10 @@ double gj_distinct_drawn(double n, double draws, double z);
  * none). */
 int gj_model_estimate_fit(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit,
                           gj_estimate *out, gj_ctx *ctx);
+/* The rows the semi-join filter cuts join w's sides to (S's matching rows,
+ * R's rows whose keys they hold: model/MODEL.md T-JOIN-FILTER), whether or
+ * not it would run; either pointer may be NULL. */
+void gj_join_cut_rows(const gj_workload *w, uint64_t *r_rows, uint64_t *s_rows);
 /* The implementations of operator op, in enum order; their number in *n. */
 const gj_impl *gj_impls_of(gj_op op, int *n);
 /* 1 if impl computes every aggregate of w (count-distinct, median need SGB-*). */

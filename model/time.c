@@ -1032,10 +1032,23 @@ static int filter_mode(const gj_workload *w)
                : FILTER_NO;
 }
 
+void gj_join_cut_rows(const gj_workload *w, uint64_t *r_rows, uint64_t *s_rows)
+{
+    gj_workload cut;
+    cut_workload(w, &cut);
+    if (r_rows) *r_rows = cut.r_rows;
+    if (s_rows) *s_rows = cut.s_rows;
+}
+
+void gj_workload_pin_filter(gj_workload *w, const gj_estimate *e)
+{
+    if (w && e && w->op == GJ_OP_JOIN && w->filter == GJ_FILTER_AUTO)
+        w->filter = e->filtered ? GJ_FILTER_ON : GJ_FILTER_OFF;
+}
+
 int gj_join_filter_plan(gj_impl impl, const gj_workload *w, const gj_profile *p, uint64_t *r_rows,
                         uint64_t *s_rows)
 {
-    gj_workload cut;
     int on;
     if (!w || w->op != GJ_OP_JOIN || gj_impl_op(impl) != GJ_OP_JOIN || gj_workload_check(w, NULL) != GJ_OK ||
         filter_mode(w) == FILTER_NO)
@@ -1048,11 +1061,8 @@ int gj_join_filter_plan(gj_impl impl, const gj_workload *w, const gj_profile *p,
         on = gj_join_filter_takes((double)w->r_rows, (double)w->s_rows, w->match_ratio, 1,
                                   smj && w->r_sorted && w->s_sorted, w->filter);
     }
-    if (!on) return 0;
-    cut_workload(w, &cut);
-    if (r_rows) *r_rows = cut.r_rows;
-    if (s_rows) *s_rows = cut.s_rows;
-    return 1;
+    if (on) gj_join_cut_rows(w, r_rows, s_rows);
+    return on;
 }
 
 /* The key bitmap's bytes */

@@ -31,9 +31,8 @@ int gj_join_auto(const gj_workload *w, const gj_profile *p, const gj_dtable *r,
     }
     rc = gj_advise(w, p, pl, ctx);
     if (rc != GJ_OK) goto done;
-    /* run what the model predicted: with the semi-join filter or without */
     if (w != &dw) dw = *w;
-    dw.filter = pl->est[0].filtered ? GJ_FILTER_ON : GJ_FILTER_OFF;
+    gj_workload_pin_filter(&dw, &pl->est[0]); /* run what the model predicted */
     rc = gj_join_exec_w(pl->best, &dw, r, s, stream, out, timing, ctx);
 done:
     return rc;

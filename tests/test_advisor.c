@@ -185,6 +185,41 @@ static void test_filter_plan(void **state)
     assert_int_equal(gj_join_filter_plan(GJ_IMPL_PHJ_TR, NULL, prof, &r, &s), 0);
 }
 
+/* gj_workload_pin_filter: an auto hint takes the estimate's choice (what
+ * gj_join_auto, run join and validate pass to the operator); an explicit
+ * one stays; group-bys and NULLs are left alone */
+static void test_pin_filter(void **state)
+{
+    (void)state;
+    gj_workload w, pin;
+    gj_estimate e;
+    gj_workload_default(&w, GJ_OP_JOIN);
+    w.match_ratio = 0.25;
+    assert_int_equal(gj_profile_estimate(GJ_IMPL_PHJ_TR, &w, prof, &e, NULL), GJ_OK);
+    assert_true(e.filtered);
+    pin = w;
+    gj_workload_pin_filter(&pin, &e);
+    assert_int_equal(pin.filter, GJ_FILTER_ON);
+    e.filtered = 0;
+    pin = w;
+    gj_workload_pin_filter(&pin, &e);
+    assert_int_equal(pin.filter, GJ_FILTER_OFF);
+    e.filtered = 1; /* an explicit hint stays (many-to-many asked on: the model does not cut it) */
+    pin.filter = GJ_FILTER_OFF;
+    gj_workload_pin_filter(&pin, &e);
+    assert_int_equal(pin.filter, GJ_FILTER_OFF);
+    pin.filter = GJ_FILTER_ON;
+    e.filtered = 0;
+    gj_workload_pin_filter(&pin, &e);
+    assert_int_equal(pin.filter, GJ_FILTER_ON);
+    gj_workload_default(&pin, GJ_OP_GROUPBY);
+    gj_workload_pin_filter(&pin, &e);
+    assert_int_equal(pin.filter, GJ_FILTER_AUTO);
+    assert_int_equal(gj_workload_check(&pin, NULL), GJ_OK);
+    gj_workload_pin_filter(NULL, &e);
+    gj_workload_pin_filter(&pin, NULL);
+}
+
 /* The executor's choice (operators/shapes.h gj_join_filter_takes): the
  * hint first, the rule for auto, GJ_JOIN_FILTER over both */
 static void test_filter_executor_rule(void **state)
@@ -379,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_low_match_ratio_and_crossover),
         cmocka_unit_test(test_filter_plan),
         cmocka_unit_test(test_filter_executor_rule),
+        cmocka_unit_test(test_pin_filter),
         cmocka_unit_test(test_partitioning_beats_sorting),
         cmocka_unit_test(test_groupby_by_group_count),
         cmocka_unit_test(test_sort_based_variants),

@@ -171,9 +171,8 @@ static int measure_point(vctx *v, int pi, gj_exec_record *recs, int *nrec, char 
         memset(&t, 0, sizeof t);
         if (stop_now(v)) { v->run->interrupted = 1; goto done; }
         report(v, pi, gj_impl_name(impl), NULL);
-        gj_workload hint = *w; /* run what the model predicted: with the semi-join filter or without */
-        if (w->op == GJ_OP_JOIN && hint.filter == GJ_FILTER_AUTO)
-            hint.filter = est[i].filtered ? GJ_FILTER_ON : GJ_FILTER_OFF;
+        gj_workload hint = *w;
+        gj_workload_pin_filter(&hint, &est[i]); /* run what the model predicted */
         int erc = gj_time_runs(impl, &hint, &a, &b, 1, &t, &c);   /* warm-up */
         if (erc == GJ_OK) erc = gj_time_runs(impl, &hint, &a, &b, repeat, &t, &c);
         int nph = t.n_phases;
