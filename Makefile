@@ -104,7 +104,7 @@ bench-tools: $(BENCH_TOOLS) $(BENCH_PROBES)
 
 $(BUILD)/bench/%_probe: bench/%_probe.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -I. -o $@ $<
+	$(NVCC) -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -Iinclude -I. -o $@ $<
 
 $(BUILD)/bench/%: bench/%.c $(LIBA)
 	@mkdir -p $(dir $@)

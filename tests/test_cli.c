@@ -66,6 +66,23 @@ static void test_recommend_default(void **state)
     assert_int_equal(RUN(out, "--version"), 0);
     assert_int_equal(RUN(out, "recommend", "--help"), 0);
     assert_non_null(strstr(out, "examples:"));
+    assert_non_null(strstr(out, "--filter auto|on|off"));
+    /* the filter as asked: the model's choice (auto; a100-paper at 0.3: with
+     * it, the line says what the best takes without), off, on */
+    const char *prof[] = {"--profile", "a100-paper", "--match-ratio", "0.3"};
+    assert_int_equal(RUN(out, "recommend", prof[0], prof[1], prof[2], prof[3]), 0);
+    assert_non_null(strstr(out, "  yes\n"));
+    assert_non_null(strstr(out, "semi-join filter: S is first cut"));
+    assert_int_equal(RUN(out, "recommend", prof[0], prof[1], prof[2], prof[3], "--filter", "off"), 0);
+    assert_null(strstr(out, "  yes\n"));
+    assert_null(strstr(out, "semi-join filter:"));
+    assert_non_null(strstr(out, ", filter off"));
+    assert_int_equal(RUN(out, "recommend", prof[0], prof[1], "--match-ratio", "0.75", "--filter", "on", "--json"), 0);
+    assert_non_null(strstr(out, "\"filter\":\"on\""));
+    assert_non_null(strstr(out, "\"filter\":{\"r_rows\""));
+    assert_int_equal(RUN(out, "recommend", prof[0], prof[1], "--match-ratio", "0.75", "--json"), 0);
+    assert_non_null(strstr(out, "\"filter\":null"));
+    assert_null(strstr(out, "\"filter\":{"));
 }
 
 static void test_bad_flags(void **state)
@@ -89,6 +106,7 @@ static void test_bad_flags(void **state)
         {"--aggs", "max,foo", "--aggs=max,foo"},
         {"--profile", "no-such", "--profile=no-such: allowed"},
         {"--op", "sort", "--op=sort: allowed join or groupby"},
+        {"--filter", "maybe", "--filter=maybe: allowed auto, on or off"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int rc = RUN(out, "recommend", cases[i].flag, cases[i].value);
@@ -102,6 +120,10 @@ static void test_bad_flags(void **state)
     /* rows in key order: a group-by statistic */
     assert_int_equal(RUN(out, "recommend", "--sorted-keys"), 2);
     assert_non_null(strstr(out, "sorted-keys=1: a group-by statistic"));
+    assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
+    /* the semi-join filter: a join's */
+    assert_int_equal(RUN(out, "recommend", "--op", "groupby", "--filter", "on"), 2);
+    assert_non_null(strstr(out, "a join's semi-join filter"));
     assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
     assert_int_equal(RUN(out, "recommend", "--bogus"), 2);
     assert_int_equal(RUN(out, "recommend", "--rows"), 2);
