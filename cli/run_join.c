@@ -6,6 +6,7 @@
  * optionally check against the CPU reference, and log each run. */
 #include "cli/cli.h"
 #include "common/internal.h"
+#include "model/model.h"
 #include "operators/colfile.h"
 #include "operators/timing.h"
 
@@ -500,8 +501,16 @@ int gj_cli_run_join(int argc, char **argv)
         printf("%-12s %12.3f %12.3f\n", "total", m.ms, est.ms);
         if (m.filtered)
             printf("semi-join filter: S cut to %llu rows, R to %llu, before the join (in transform; "
-                   "GJ_JOIN_FILTER=off runs without)\n",
+                   "--filter off runs without)\n",
                    (unsigned long long)m.cut_s, (unsigned long long)m.cut_r);
+        else if (gj_join_filter_weighed(&o.w)) { /* the model chose to run without it */
+            gj_workload on = o.w;
+            gj_estimate eon;
+            on.filter = GJ_FILTER_ON;
+            if (gj_profile_estimate(impl, &on, prof, &eon, NULL) == GJ_OK)
+                printf("semi-join filter: not run, the model predicts %s at %.3f ms with it (--filter on "
+                       "runs it)\n", gj_impl_name(impl), eon.ms);
+        }
         printf("median of %d runs (CUDA events, inputs on the GPU, output written); %llu output rows;\n"
                "peak %.1f MiB; floor %.3f ms at B_G %.0f GB/s (ratio %.2f); check: %s\n",
                o.repeat, (unsigned long long)m.rows, m.peak / 1048576.0, floor_ms, bg, m.ms / floor_ms,

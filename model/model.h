@@ -20,6 +20,10 @@ double gj_distinct_drawn(double n, double draws, double z);
  * none). */
 int gj_model_estimate_fit(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit,
                           gj_estimate *out, gj_ctx *ctx);
+/* 1 if the model weighs the semi-join filter for join w (filter auto, in
+ * the range it was measured in) and predicts the faster of with and
+ * without (est.filtered says which) */
+int gj_join_filter_weighed(const gj_workload *w);
 /* The rows the semi-join filter cuts join w's sides to (S's matching rows,
  * R's rows whose keys they hold: model/MODEL.md T-JOIN-FILTER), whether or
  * not it would run; either pointer may be NULL. */

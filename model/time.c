@@ -1032,6 +1032,11 @@ static int filter_mode(const gj_workload *w)
                : FILTER_NO;
 }
 
+int gj_join_filter_weighed(const gj_workload *w)
+{
+    return w && w->op == GJ_OP_JOIN && filter_mode(w) == FILTER_BEST;
+}
+
 void gj_join_cut_rows(const gj_workload *w, uint64_t *r_rows, uint64_t *s_rows)
 {
     gj_workload cut;
