@@ -864,7 +864,8 @@ int gj_explain_text(const gj_explain *e, char **text)
         gj_sbuf_printf(&b, "\n%*s=> ", sub, "");
         if (n->rc == GJ_OK) {
             const gj_estimate *r = runner_up(&n->plan);
-            gj_sbuf_printf(&b, "GPU: %s %.3f ms", gj_impl_name(n->plan.best), n->plan.est[0].ms);
+            gj_sbuf_printf(&b, "GPU: %s %.3f ms%s", gj_impl_name(n->plan.best), n->plan.est[0].ms,
+                           n->plan.est[0].filtered ? " after a semi-join filter" : "");
             if (r) gj_sbuf_printf(&b, " (runner-up %s %.3f ms)", gj_impl_name(r->impl), r->ms);
             else gj_sbuf_printf(&b, " (no runner-up fits)");
         } else {

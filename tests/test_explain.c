@@ -356,7 +356,8 @@ static void test_outputs(void **state)
 }
 
 /* Two 2^27-row sides, 2+2 payload columns of 4 bytes, match ratio 0.2:
- * next to the PHJ-UR/PHJ-TR crossover (0.198), so a 4x box flips. */
+ * a 4x box flips (across the semi-join filter's range and the joins'
+ * crossovers); the text marks the filter. */
 static void test_flips_marker(void **state)
 {
     (void)state;
@@ -374,6 +375,9 @@ static void test_flips_marker(void **state)
     char *t = NULL;
     assert_int_equal(gj_explain_text(e, &t), GJ_OK);
     assert_non_null(strstr(t, "FLIPS "));
+    /* at 0.2 the model runs the join after the semi-join filter, and says so */
+    assert_true(e->nodes[0].plan.est[0].filtered);
+    assert_non_null(strstr(t, " ms after a semi-join filter (runner-up "));
     gj_free(t);
     gj_explain_free(e);
 }
