@@ -8,6 +8,7 @@
 #   gj_unpack s23a                 # build/s23a.tgz -> build/vt, G=gjadvise
 #   gj_tests join groupby model    # side by side, results in $OUT/test_*.txt
 #   gj_peaks                       # PGB's peaks at test_model's shapes
+#   gj_rj GJ_JOIN_FILTER=off -- --impl PHJ-TR --match-ratio 0.25   # one run join, one line
 #
 # Every helper writes under $OUT (the device tool's folder) and prints one
 # line a result.
@@ -48,4 +49,18 @@ gj_peaks() {
         for g in 2^14 2^21; do gj_peak 8 max,max 2^28 "$g" "$i"; done
         for g in 2^9 2^21; do gj_peak 4 sum,count,avg 2^26 "$g" "$i"; done
     done | tee "$OUT/peaks.txt"
+}
+
+# gj_rj [VAR=VALUE...] -- RUN_JOIN_FLAGS...: one `run join --repeat 7 --json`
+# (h100-tuned, not logged) summed up on one line: impl, measured and
+# predicted ms, filtered or not, peak bytes. Environment assignments before
+# `--` apply to that run only (A/B switches). Session 27's scripts spelt
+# this out three times.
+gj_rj() {
+  local envs=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs+=("$1"); shift; done
+  [ "${1:-}" = "--" ] && shift
+  env "${envs[@]}" timeout 120 "$G" run join --repeat 7 --no-log --json --profile h100-tuned "$@" 2>&1 |
+    python3 -c 'import sys,json; d=json.loads(sys.stdin.read()); print(d["impl"], d["measured_ms"], d["predicted_ms"], "filtered" if d.get("filter") else "unfiltered", d.get("peak_bytes"))' 2>/dev/null ||
+    echo "error: run join $*"
 }
