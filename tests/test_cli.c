@@ -80,6 +80,10 @@ static void test_recommend_default(void **state)
     assert_int_equal(RUN(out, "recommend", prof[0], prof[1], "--match-ratio", "0.75", "--filter", "on", "--json"), 0);
     assert_non_null(strstr(out, "\"filter\":\"on\""));
     assert_non_null(strstr(out, "\"filter\":{\"r_rows\""));
+    /* weighed and left out (h100-tuned, 2^25 a side at 0.48: PHJ-TR faster without) */
+    assert_int_equal(RUN(out, "recommend", "--profile", "h100-tuned", "--rows", "2^25", "--match-ratio", "0.48"), 0);
+    assert_non_null(strstr(out, "best: PHJ-TR"));
+    assert_non_null(strstr(out, "semi-join filter: weighed and left out: PHJ-TR with it would take"));
     assert_int_equal(RUN(out, "recommend", prof[0], prof[1], "--match-ratio", "0.75", "--json"), 0);
     assert_non_null(strstr(out, "\"filter\":null"));
     assert_null(strstr(out, "\"filter\":{"));
