@@ -130,17 +130,18 @@ static void print_table(const gj_plan *plan, const gj_workload *w, const gj_prof
     gj_estimate o;
     other.filter = with ? GJ_FILTER_OFF : GJ_FILTER_ON;
     if ((with || gj_join_filter_weighed(w)) && gj_profile_estimate(plan->best, &other, p, &o, NULL) == GJ_OK) {
-        uint64_t cr = 0, cs = 0;
-        gj_join_cut_rows(w, &cr, &cs);
-        if (with)
+        if (with) {
+            uint64_t cr = 0, cs = 0;
+            gj_join_cut_rows(w, &cr, &cs);
             printf("\nsemi-join filter: S is first cut to its matching rows (%.1f M of %.1f M) and R to their "
                    "keys (%.1f M of %.1f M), by bitmaps of the keys in the L2; its time is in transform. "
                    "%s without it: %.2f ms%s\n",
                    cs / 1e6, w->s_rows / 1e6, cr / 1e6, w->r_rows / 1e6, gj_impl_name(plan->best), o.ms,
                    w->filter == GJ_FILTER_ON ? " (--filter off predicts without)" : "");
-        else
+        } else {
             printf("\nsemi-join filter: weighed and left out: %s with it would take %.2f ms (--filter on "
                    "predicts with it)\n", gj_impl_name(plan->best), o.ms);
+        }
     }
     printf("\nbest: %s\nwhy: %s.\n", gj_impl_name(plan->best), plan->reason);
     const gj_crossover *c = &plan->crossover;

@@ -385,7 +385,7 @@ static inline int gj_phj_sparse_takes(double r, double s, double m, int sms, int
  * 0.47 ms in session 25's validation grid, 0.92 with the filter in session
  * 26's, two H100s). The rule loses where the model's choice does not
  * (session 27, one H100): PHJ-TR at 2^25 a side and match ratio 0.45-0.5
- * (+1-3%), NPHJ over a 2^20-row R at 0.5 (+27%). The filter
+ * (+1-3%), NPHJ over a 2^20-row R at 0.5 (+26%). The filter
  * declines, after R's min and max, where R's keys span more than
  * GJ_JOIN_FILTER_MAX_SPAN values (the bitmap would outgrow the L2: its
  * probes would run at B_R); the model assumes the generator's span (R's
