@@ -217,7 +217,21 @@ static void find_crossover(const gj_workload *w, const gj_profile *p, gj_impl be
 
 /* ---- explanation ------------------------------------------------------------ */
 
-static void explain(gj_plan *plan)
+/* What a kind of term stands for, in the explanation's words. */
+static const char *const kind_words[GJ_TERMS] = {"sequential passes", "partition passes", "sorts",
+                                                 "random gathers",    "hashing",          "atomics",
+                                                 "launches and allocations"};
+
+/* An estimate's time by kind of work (gj_estimate.term_ms), scaled as its
+ * phases were by the profile's correction of that implementation. */
+static void kind_ms(const gj_estimate *e, const gj_profile *p, double out[GJ_TERMS])
+{
+    gj_fit f;
+    const int tuned = e->tuned && gj_profile_get_fit(p, e->impl, &f) == GJ_OK && f.set;
+    for (int k = 0; k < GJ_TERMS; k++) out[k] = e->term_ms[k] * (tuned ? f.coef[k] : 1);
+}
+
+static void explain(gj_plan *plan, const gj_profile *p)
 {
     const gj_estimate *b = &plan->est[0];
     gj_sbuf s = {0};
@@ -225,19 +239,29 @@ static void explain(gj_plan *plan)
                    gj_impl_name(b->impl), b->ms, b->floor_ms > 0 ? b->ms / b->floor_ms : 0,
                    b->floor_ms);
     if (plan->n > 1 && plan->est[1].feasible) {
+        /* Where the runner-up loses: the kind of work it spends the most
+         * more time on, and the kind the winner spends the most more on,
+         * where that offsets a tenth of it. By kind, not by phase: the
+         * implementations do not share their phases' contents (HGB keeps
+         * all of its work in one, a filtered join's largest term in the
+         * transform is the filter's, the same for both). */
         const gj_estimate *r = &plan->est[1];
-        /* the phase where the runner-up loses the most */
-        int worst = 0;
-        double gap = -INFINITY;
-        for (int i = 0; i < b->n_phases && i < r->n_phases; i++)
-            if (r->phase[i].ms - b->phase[i].ms > gap) {
-                gap = r->phase[i].ms - b->phase[i].ms;
-                worst = i;
-            }
-        gj_sbuf_printf(&s, "; the runner-up %s needs %.2f ms (%.2fx), mostly in %s (%.2f vs %.2f "
-                           "ms: %s)",
-                       gj_impl_name(r->impl), r->ms, r->ms / b->ms, r->phase[worst].name,
-                       r->phase[worst].ms, b->phase[worst].ms, r->phase[worst].dominant);
+        double kb[GJ_TERMS], kr[GJ_TERMS];
+        kind_ms(b, p, kb);
+        kind_ms(r, p, kr);
+        int more = 0, less = 0;
+        for (int k = 1; k < GJ_TERMS; k++) {
+            if (kr[k] - kb[k] > kr[more] - kb[more]) more = k;
+            if (kb[k] - kr[k] > kb[less] - kr[less]) less = k;
+        }
+        gj_sbuf_printf(&s, "; the runner-up %s needs %.2f ms (%.2fx)", gj_impl_name(r->impl), r->ms,
+                       r->ms / b->ms);
+        if (kr[more] > kb[more]) {
+            gj_sbuf_printf(&s, ": its %s take %.2f ms against %.2f", kind_words[more], kr[more], kb[more]);
+            if (kb[less] - kr[less] > 0.1 * (kr[more] - kb[more]))
+                gj_sbuf_printf(&s, ", while %s's %s take %.2f ms more", gj_impl_name(b->impl), kind_words[less],
+                               kb[less] - kr[less]);
+        }
     }
     int dom = 0;
     for (int i = 1; i < b->n_phases; i++)
@@ -266,7 +290,7 @@ int gj_advise(const gj_workload *w, const gj_profile *p, gj_plan *out, gj_ctx *c
         snprintf(out->reason, sizeof out->reason, "no implementation fits: %s", out->est[0].why);
         return gj_seterr(ctx, GJ_ERR_INFEASIBLE, "no implementation fits: %s", out->est[0].why);
     }
-    explain(out);
+    explain(out, p);
     find_crossover(w, p, out->best, &out->crossover);
     if (out->heuristic != out->best) {
         size_t l = strlen(out->reason);
