@@ -218,9 +218,9 @@ static void find_crossover(const gj_workload *w, const gj_profile *p, gj_impl be
 /* ---- explanation ------------------------------------------------------------ */
 
 /* What a kind of term stands for, in the explanation's words. */
-static const char *const kind_words[GJ_TERMS] = {"sequential passes", "partition passes", "sorts",
-                                                 "random gathers",    "hashing",          "atomics",
-                                                 "launches and allocations"};
+static const char *const kind_words[GJ_TERMS] = {
+    "sequential passes", "partition passes", "sorts", "random gathers", "probes and searches", "atomics",
+    "launches and allocations"};
 
 /* An estimate's time by kind of work (gj_estimate.term_ms), scaled as its
  * phases were by the profile's correction of that implementation. */
@@ -240,8 +240,9 @@ static void explain(gj_plan *plan, const gj_profile *p)
                    b->floor_ms);
     if (plan->n > 1 && plan->est[1].feasible) {
         /* Where the runner-up loses: the kind of work it spends the most
-         * more time on, and the kind the winner spends the most more on,
-         * where that offsets a tenth of it. By kind, not by phase: the
+         * more time on (and the next, where that adds a quarter as much),
+         * and the kind the winner spends the most more on, where that
+         * offsets a quarter of it. By kind, not by phase: the
          * implementations do not share their phases' contents (HGB keeps
          * all of its work in one, a filtered join's largest term in the
          * transform is the filter's, the same for both). */
@@ -249,16 +250,21 @@ static void explain(gj_plan *plan, const gj_profile *p)
         double kb[GJ_TERMS], kr[GJ_TERMS];
         kind_ms(b, p, kb);
         kind_ms(r, p, kr);
-        int more = 0, less = 0;
+        int more = 0, next = -1, less = 0;
         for (int k = 1; k < GJ_TERMS; k++) {
             if (kr[k] - kb[k] > kr[more] - kb[more]) more = k;
             if (kb[k] - kr[k] > kb[less] - kr[less]) less = k;
         }
+        for (int k = 0; k < GJ_TERMS; k++)
+            if (k != more && (next < 0 || kr[k] - kb[k] > kr[next] - kb[next])) next = k;
+        const double excess = kr[more] - kb[more];
         gj_sbuf_printf(&s, "; the runner-up %s needs %.2f ms (%.2fx)", gj_impl_name(r->impl), r->ms,
                        r->ms / b->ms);
-        if (kr[more] > kb[more]) {
+        if (excess > 0) {
             gj_sbuf_printf(&s, ": its %s take %.2f ms against %.2f", kind_words[more], kr[more], kb[more]);
-            if (kb[less] - kr[less] > 0.1 * (kr[more] - kb[more]))
+            if (kr[next] - kb[next] > 0.25 * excess)
+                gj_sbuf_printf(&s, " and its %s %.2f against %.2f", kind_words[next], kr[next], kb[next]);
+            if (kb[less] - kr[less] > 0.25 * excess)
                 gj_sbuf_printf(&s, ", while %s's %s take %.2f ms more", gj_impl_name(b->impl), kind_words[less],
                                kb[less] - kr[less]);
         }
