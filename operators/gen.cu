@@ -172,7 +172,7 @@ __global__ void offset_kernel(T *k, uint64_t n, uint64_t off, int mix)
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
          i += (uint64_t)gridDim.x * blockDim.x) {
         const T v = (T)(k[i] + (T)off);
-        k[i] = mix ? gjh::hash_key(v) : v;
+        k[i] = !mix ? v : sizeof(T) == 4 ? (T)gjh::fmix((uint32_t)v) : (T)gjh::fmix((uint64_t)v); /* murmur's */
     }
 }
 

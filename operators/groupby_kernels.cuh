@@ -40,7 +40,6 @@ struct GbSpec {
 
 /* ---- hashing: operators/hash.cuh ---- */
 using gjh::fmix;
-using gjh::unfmix;
 
 /* ---- values and combines on 64-bit patterns ---- */
 __device__ __forceinline__ uint64_t load_raw(const void *p, int w, uint64_t i)
@@ -862,7 +861,7 @@ k_group_keys(const K *k, const uint32_t *gid1, uint64_t n, K *out_key, uint32_t 
 /* SGB-DE-TR's dictionary (paper 000 Sec. 4.4): a hash table of the g
  * distinct keys, each with its code, the key's rank in key order (so that
  * sorting the codes sorts the keys). Linear probing from the key's
- * murmur3 hash (gjh::hash_key); a slot holds the key and code + 1 (0:
+ * Fibonacci hash (gjh::hash_key); a slot holds the key and code + 1 (0:
  * empty, so every key value, 0 included, is a key), read with one 8- or
  * 16-byte load: one sector a probe, where a binary search of the sorted
  * keys took log2 g dependent loads (k_encode_search, GJ_SGB_ENCODE=search
@@ -1379,12 +1378,13 @@ __device__ __forceinline__ void pgb_note_global(const PgbArgs &a)
 
 /* A chunk's shared table: find hashed key k, or claim a slot for it while
  * fewer than `limit` keys are in. Returns its local id (< limit), GB_OVF
- * (claimed past the limit) or GB_EMPTY (table full): both mean "global". */
+ * (claimed past the limit) or GB_EMPTY (table full): both mean "global".
+ * Its home: gjh::hash_frac(k, pb) >> SH (pb: the partition's bits). */
 template <typename K, int TS>
-__device__ __forceinline__ uint32_t pgb_claim(K *tkey, uint32_t *tval, uint32_t *lcount, uint32_t limit, K k)
+__device__ __forceinline__ uint32_t pgb_claim(K *tkey, uint32_t *tval, uint32_t *lcount, uint32_t limit, K k, int pb)
 {
     constexpr int SH = 64 - ilog2(TS);
-    uint32_t sl = (uint32_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> SH);
+    uint32_t sl = (uint32_t)(gjh::hash_frac(k, pb) >> SH);
     for (;;) {
         uint32_t v = ((volatile uint32_t *)tval)[sl];
         if (v == GB_EMPTY) {
@@ -1416,7 +1416,7 @@ __device__ __forceinline__ uint32_t pgb_global_id(const GbSpec &s, const GTable<
     return gt_insert(gt, key, [&]() -> uint32_t {
         uint32_t x = atomicAdd(gt.count, 1u);
         if (x >= gt.limit) return GB_EMPTY;
-        out_key[x] = unfmix(key);
+        out_key[x] = gjh::unhash_key(key);
         for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
         return x;
     }, fresh);
@@ -1526,7 +1526,7 @@ __device__ __forceinline__ uint32_t pgb_flush_id(bool whole, uint32_t gbase, uin
         *(volatile int *)gt.overflow = 1;
         return GB_EMPTY;
     }
-    out_key[g] = unfmix(k);
+    out_key[g] = gjh::unhash_key(k);
     return g;
 }
 
@@ -1558,11 +1558,12 @@ k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned 
     unsigned slot_bytes = 0;
     for (int j = 0; j < s.n; j++) slot_bytes += s.width[j];
     const uint32_t limit = pgb_limit(TS, agg_bytes, slot_bytes);
+    const int pb = __popcll(a.pmask); /* the partition's bits: hash_frac's homes below them */
     for (int i = threadIdx.x; i < TS; i += blockDim.x) tval[i] = GB_EMPTY;
     if (threadIdx.x == 0) { lcount = 0; nwhole = 0; rank = 0; }
     __syncthreads();
     /* 1: count the groups */
-    for (uint64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) pgb_claim<K, TS>(tkey, tval, &lcount, limit, h[i]);
+    for (uint64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) pgb_claim<K, TS>(tkey, tval, &lcount, limit, h[i], pb);
     __syncthreads();
     const uint32_t G = lcount < limit ? lcount : limit;
     const unsigned cap = agg_bytes / slot_bytes;
@@ -1599,7 +1600,7 @@ k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned 
             sl[u] = GB_EMPTY;
             glob[u] = false;
             if (!t.in(u)) continue;
-            uint32_t p = (uint32_t)(((uint64_t)k[u] * 0x9E3779B97F4A7C15ull) >> SH), v;
+            uint32_t p = (uint32_t)(gjh::hash_frac(k[u], pb) >> SH), v;
             for (;;) { /* every key of the chunk is in, or past the limit */
                 v = tval[p];
                 if (v == GB_EMPTY || tkey[p] == k[u]) break;
@@ -1661,9 +1662,10 @@ k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned 
  * its counting pass is pure cost). */
 enum { PGB_MAXP = 32 };
 
-/* The probe sequence is double hashing: from the home slot (op_home: the
- * product's top bits) in steps of an odd stride drawn from the 16 bits
- * below them, so a probe crosses no runs of neighbours' keys. A warp waits
+/* The probe sequence is double hashing: from the home slot (gjh::hash_frac:
+ * the bits of the key's Fibonacci product below its partition's, so that
+ * dense keys find distinct homes) in steps of an odd stride drawn from the
+ * 16 bits below them, so a probe crosses no runs of neighbours' keys. A warp waits
  * for its longest lane: 32 random keys' longest search at load 1/2 is 4.3
  * probes against linear probing's 6.0, at 1/4 2.7 against 3.0 (simulated,
  * model/time.c probe_longest_of). H100, PGB-TR, 2^28 rows: the aggregate
@@ -1671,10 +1673,10 @@ enum { PGB_MAXP = 32 };
  * session 22). linear (GJ_PGB_PROBE=linear, A/B): steps of one slot, as
  * before. */
 template <typename K>
-__device__ __forceinline__ uint32_t pgb_slot(K *tkey, uint32_t tmask, int sh, K k, int linear)
+__device__ __forceinline__ uint32_t pgb_slot(K *tkey, uint32_t tmask, int sh, K k, int pb, int linear)
 {
     const K empty = ~(K)0;
-    const uint64_t prod = (uint64_t)k * 0x9E3779B97F4A7C15ull;
+    const uint64_t prod = gjh::hash_frac(k, pb);
     const uint32_t step = linear ? 1u : ((uint32_t)(prod >> (sh - 16)) | 1u) & tmask;
     uint32_t sl = (uint32_t)(prod >> sh), r = GB_EMPTY;
     if (k != empty)
@@ -1783,7 +1785,7 @@ __device__ __forceinline__ void pgb_lean_tile(const K *h, const uint64_t *pv, ui
     for (int u = 0; u < 4; u++) {
         va[u] = (uint32_t)pr[u];
         vb[u] = (uint32_t)(pr[u] >> 32);
-        sl[u] = pgb_slot((K *)smem, tmask, sh, k[u], a.linear);
+        sl[u] = pgb_slot((K *)smem, tmask, sh, k[u], __popcll(a.pmask), a.linear);
     }
     __syncwarp();
     unsigned char *b0 = smem + s.soff[0], *b1 = smem + s.soff[1];
@@ -1827,7 +1829,7 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     pgb_item(a, blockIdx.x, lo, hi, whole);
     if (lo >= hi) return;
     const uint32_t tmask = ts - 1;
-    const int sh = 64 - (31 - __clz((int)ts));
+    const int sh = 64 - (31 - __clz((int)ts)), pb = __popcll(a.pmask); /* pb: hash_frac's partition bits */
     pgb_many_init<K>(smem, s, ts);
     if (threadIdx.x == 0) { nwhole = 0; rank = 0; }
     __syncthreads();
@@ -1879,7 +1881,7 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
             }
 #pragma unroll
         for (int u = 0; u < 4; u++)
-            sl[u] = t.in(u) ? pgb_slot(tkey, tmask, sh, k[u], a.linear) : GB_EMPTY;
+            sl[u] = t.in(u) ? pgb_slot(tkey, tmask, sh, k[u], pb, a.linear) : GB_EMPTY;
         __syncwarp();
         if (early) {
             if (s.n > 0) agg4<false>(s, 0, kd0, smem + s.soff[0], sl, va);
@@ -1930,7 +1932,7 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
     const uint64_t q0 = p ? a.cut_end[p - 1] : 0, q1 = a.cut_end[p];
     const K empty = ~(K)0;
     const uint32_t tmask = ts - 1;
-    const int sh = 64 - (31 - __clz((int)ts));
+    const int sh = 64 - (31 - __clz((int)ts)), pb = __popcll(a.pmask);
     __shared__ int went_global;
     pgb_many_init<K>(smem, s, ts);
     if (threadIdx.x == 0) { nwhole = 0; rank = 0; went_global = 0; }
@@ -1953,7 +1955,7 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
         op_loadk((const K *)t, i0, ts, true, k);
         for (int j = 0; j < 2 && j < s.n; j++) op_load(t + s.soff[j], s.width[j], i0, ts, true, v[j]);
 #pragma unroll
-        for (int u = 0; u < 4; u++) sl[u] = k[u] != empty ? pgb_slot(tkey, tmask, sh, k[u], a.linear) : GB_EMPTY;
+        for (int u = 0; u < 4; u++) sl[u] = k[u] != empty ? pgb_slot(tkey, tmask, sh, k[u], pb, a.linear) : GB_EMPTY;
         __syncwarp();
         if (s.n > 0) agg4<true>(s, 0, agg_kind(s, 0), smem + s.soff[0], sl, v[0]);
         if (s.n > 1) agg4<true>(s, 1, agg_kind(s, 1), smem + s.soff[1], sl, v[1]);

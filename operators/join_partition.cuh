@@ -70,7 +70,7 @@ struct PartDigit {
  * here, so the keys are read as 16-byte vectors when keys is 16-byte
  * aligned; one shared histogram per warp (plain shared atomics:
  * __match_any_sync aggregation measured far slower); persistent grid.
- * HASH: the keys are hashed as they are read (gjh::fmix; the first pass of
+ * HASH: the keys are hashed as they are read (gjh::hash_key; the first pass of
  * a partition on hashed keys). ctr (NULL: none): the scatter's tile counter
  * of this pass, zeroed here (part_scatter_kernel). */
 enum { HIST_GROUP = 8 };

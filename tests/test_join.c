@@ -1167,7 +1167,7 @@ static void claim_case(int kw, int mode, uint64_t n, int bits, int shape)
     uint32_t *a = xmalloc(n * 4), *b = xmalloc(n * 4), *wh = xmalloc((4 * nb + 2) * 4);
     uint64_t *ra = xmalloc(n * 16), *rb = xmalloc(n * 16);
     uint32_t k0 = 1, k1 = 2;
-    while ((test_fmix32(k1) & mask) == (test_fmix32(k0) & mask)) k1++;
+    while ((test_hash_key(kw, k1) & mask) == (test_hash_key(kw, k0) & mask)) k1++;
     uint64_t key = 0;
     for (uint64_t i = 0; i < n; i++) {
         if (shape != CLAIM_RUNS || i % GJ_PART_CLAIM_RUN == 0) key = adversarial ? k1 : rnd();

@@ -13,9 +13,8 @@
             fail_msg("%s = %.17g, expected %s = %.17g (eps %g)", #a, a_, #b, b_, (double)(eps)); \
     } while (0)
 
-/* murmur3's finalisers, as operators/hash.cuh hashes keys (and the claimed
- * partition offsets its sample rows: operators/shapes.h): for inputs whose
- * hashed keys a test must choose on the host. */
+/* murmur3's finalisers (operators/hash.cuh fmix), as the generator mixes
+ * sparse keys: for inputs a test must make on the host as it does. */
 static inline uint32_t test_fmix32(uint32_t h)
 {
     h ^= h >> 16;
@@ -33,6 +32,16 @@ static inline uint64_t test_fmix64(uint64_t k)
     k *= 0xc4ceb9fe1a85ec53ull;
     k ^= k >> 33;
     return k;
+}
+
+/* operators/hash.cuh hash_key: the Fibonacci product of a key of kw bytes,
+ * bit-reversed, as the partitions (PGB, PHJ on skewed keys) hash keys: for
+ * inputs whose hashed keys a test must choose on the host. */
+static inline uint64_t test_hash_key(int kw, uint64_t k)
+{
+    uint64_t p = kw == 4 ? (uint32_t)((uint32_t)k * 0xC8199275u) : k * 0x9E3779B97F4A7C15ull, r = 0;
+    for (int i = 0; i < 8 * kw; i++, p >>= 1) r = r << 1 | (p & 1);
+    return r;
 }
 
 #endif
