@@ -5,7 +5,8 @@
 // next bits as the home. The products of consecutive keys are spread
 // evenly (the three-gap theorem), so a partition's keys fall on evenly
 // spaced homes: almost no two share one, even with the table nearly full.
-// PGB today hashes with murmur's finaliser, whose homes collide as random
+// PGB hashed with murmur's finaliser when this ran (session 28 then took
+// Fibonacci hashing, operators/hash.cuh), whose homes collide as random
 // ones do; at 2^22 groups it needs a 9-bit partition (8192 groups in 16384
 // slots at load 1/2), where 16384 groups in one SM's ~19 K slots of 12
 // bytes would let one 8-bit pass do (bench/RESULTS.md, session 28).
