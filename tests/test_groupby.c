@@ -453,6 +453,17 @@ static const gcase PGB[] = {
 };
 #define NPGB ((int)(sizeof PGB / sizeof PGB[0]))
 
+/* The PGB cases above that aim at the key whose hash is the tables' empty
+ * pattern take it from operators/hash.cuh's multipliers (testutil's
+ * test_hash_key mirrors hash_key): a change of multiplier must move them
+ * too, or they would pass without reaching that key. */
+static void test_sentinel_keys(void **state)
+{
+    (void)state;
+    assert_true(test_hash_key(4, 0x6b49d223ull) == 0xFFFFFFFFull);
+    assert_true(test_hash_key(8, 0x0e217c1e66c88cc3ull) == ~0ull);
+}
+
 static void test_pgb_partitions(void **state)
 {
     (void)state;
@@ -593,6 +604,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ref_by_hand),
         cmocka_unit_test(test_supports),
+        cmocka_unit_test(test_sentinel_keys),
         cmocka_unit_test(test_bad_args),
         cmocka_unit_test(test_all_impls),
         cmocka_unit_test(test_hgb_onepass),
