@@ -340,11 +340,15 @@ static int join_key_bits(const gj_workload *w)
  * u distinct lines per warp (u = 32: unclustered; Sec. 4.1.3). The map is
  * read and the output written sequentially. The random reads run at the
  * rate of the level holding the source: L1 if it fits in half of it, else
- * L2 for the share of accesses that hit there (source small, or accesses
- * skewed by Zipf(z)), else HBM along the measured u-curve (B_R at u = 32).
- * Random reads cost one 4-byte-equivalent access each: they are bound by
- * sectors, not bytes (Sec. 5.1.8: 4- and 8-byte gathers cost the same). */
-static void gather(acc *a, const char *what, double m, int w, double src, double u, double z)
+ * L2 for the share of accesses that hit there, else HBM along the measured
+ * u-curve (B_R at u = 32). That share: the part of the `ws` bytes the
+ * kernel gathers from (this column and the others it gathers beside it)
+ * that half the L2 holds, or, for accesses skewed by Zipf(z), the hottest
+ * values' sectors it holds (a sector each: their neighbours are cold),
+ * whichever is more. Random reads cost one 4-byte-equivalent access each:
+ * they are bound by sectors, not bytes (Sec. 5.1.8: 4- and 8-byte gathers
+ * cost the same). */
+static void gather_ws(acc *a, const char *what, double m, int w, double src, double u, double z, double ws)
 {
     const gj_hw *hw = a->hw;
     double per = m * 4.0; /* one 4-byte-equivalent access each (Sec. 5.1.8) */
@@ -352,7 +356,7 @@ static void gather(acc *a, const char *what, double m, int w, double src, double
     if (src * w <= hw->l1_bytes / 2) {
         rnd = per / (fmin(hw->bw_l1, hw->bw_l1_rand * 32 / u) * GB);
     } else {
-        double h = gj_hit_fraction(src, hw->l2_bytes / 2 / 32, z);
+        const double h = fmax(fmin(1, hw->l2_bytes / 2 / fmax(ws, 1)), gj_hit_fraction(src, hw->l2_bytes / 2 / 32, z));
         rnd = per * (h / (fmin(hw->bw_l2, hw->bw_rand_l2 * 32 / u) * GB) +
                      (1 - h) / (bw_lines(hw, u) * GB));
     }
@@ -360,6 +364,12 @@ static void gather(acc *a, const char *what, double m, int w, double src, double
     term(a, GJ_TERM_SEQ, what, sq / (hw->bw_seq * GB), sq);
     term(a, GJ_TERM_GATHER, what, rnd, m * w);
     a->kernels += 1;
+}
+
+/* A gather from one column, alone in its kernel */
+static void gather(acc *a, const char *what, double m, int w, double src, double u, double z)
+{
+    gather_ws(a, what, m, w, src, u, z, src * w);
 }
 
 /* Lines a warp's 32 gathers of w-byte values touch when its row ids come
@@ -1209,9 +1219,9 @@ static void join_model_sides(gj_impl impl, const gj_workload *w, acc *a)
         seq(a, "matches (S row, R row)", M * 12.0);
         join_host_work(a, impl, w, 0, kbits, 0, 1, hot_r, hot_s, 1);
         begin(a, "materialize");
-        if (pr) gather(a, "gathers of R columns", M * pr, pb, R, 32, w->zipf);
+        if (pr) gather_ws(a, "gathers of R columns", M * pr, pb, R, 32, w->zipf, R * pr * pb);
         gather(a, "gathers of S keys", M, kb, S, 32, 0);
-        if (ps) gather(a, "gathers of S columns", M * ps, pb, S, 32, 0);
+        if (ps) gather_ws(a, "gathers of S columns", M * ps, pb, S, 32, 0, S * ps * pb);
         join_host_work(a, impl, w, 0, kbits, 0, 1, hot_r, hot_s, 2);
         overheads(a);
         join_finish(a, in + out, in, join_peak(impl, w, R, S, M, 0, kbits, hot_r, hot_s, 0, 1));
@@ -1371,9 +1381,10 @@ static void join_model_sides(gj_impl impl, const gj_workload *w, acc *a)
             const int rp = gfur_pairs(dense, ids, R, M, pr, pb);
             if (rp) {
                 seq(a, "pack R's payload pairs", R * 16.0 * rp);
-                gather(a, "random gathers of R column pairs", M * rp, 8, R, u, w->zipf);
+                gather_ws(a, "random gathers of R column pairs", M * rp, 8, R, u, w->zipf, R * pr * pb);
             }
-            if (pr > 2 * rp) gather(a, "random gathers of R columns", M * (pr - 2 * rp), pb, R, u, w->zipf);
+            if (pr > 2 * rp)
+                gather_ws(a, "random gathers of R columns", M * (pr - 2 * rp), pb, R, u, w->zipf, R * pr * pb);
         }
         if (ps) {
             if (impl == GJ_IMPL_NPHJ || (impl == GJ_IMPL_PHJ_UR && bits == 0) || (smj && w->s_sorted)) {
@@ -1383,10 +1394,12 @@ static void join_model_sides(gj_impl impl, const gj_workload *w, acc *a)
                 const int sp = gfur_pairs(dense, 1, S, M, ps, pb);
                 if (sp) {
                     seq(a, "pack S's payload pairs", S * 16.0 * sp);
-                    gather(a, "random gathers of S column pairs", M * sp, 8, S,
-                           impl == GJ_IMPL_PHJ_UR && w->s_sorted ? run_lines(s_run_eff(w), 8) : 32, 0);
+                    gather_ws(a, "random gathers of S column pairs", M * sp, 8, S,
+                              impl == GJ_IMPL_PHJ_UR && w->s_sorted ? run_lines(s_run_eff(w), 8) : 32, 0,
+                              S * ps * pb);
                 }
-                if (ps > 2 * sp) gather(a, "random gathers of S columns", M * (ps - 2 * sp), pb, S, us, 0);
+                if (ps > 2 * sp)
+                    gather_ws(a, "random gathers of S columns", M * (ps - 2 * sp), pb, S, us, 0, S * ps * pb);
             }
         }
     }
