@@ -44,6 +44,9 @@ static void help(void)
         "  --sorted-output          the output must be ordered by key\n"
         "  --sorted-keys            the rows come ordered by key (a table stored by it, the\n"
         "                           output of a sort or a merge join): SGB-* need no sort\n"
+        "  --key-range N            the keys span N values (max - min + 1, from the column's\n"
+        "                           statistics; default unknown): PGB-* may give every key its\n"
+        "                           own slot (operators/GROUPBY.md)\n"
         "both:\n"
         "  --key-bytes 4|8, --payload-bytes 4|8   (default 4)\n"
         "  --zipf Z                 skew of foreign keys or group keys, >= 0 (default 0)\n"
@@ -95,6 +98,10 @@ static void describe(const gj_workload *w, char *buf, size_t n)
         if (l < (int)n)
             snprintf(buf + l, n - (size_t)l, " of %d B, zipf %.2g%s%s", w->payload_bytes, w->zipf,
                      w->sorted_keys ? ", rows in key order" : "", w->sorted_output ? ", sorted output" : "");
+        if (w->key_range && l < (int)n) {
+            l = (int)strlen(buf);
+            snprintf(buf + l, n - (size_t)l, ", keys span %s values", fmt_rows(w->key_range, a, sizeof a));
+        }
     }
 }
 
@@ -162,7 +169,7 @@ static void print_table(const gj_plan *plan, const gj_workload *w, const gj_prof
 
 enum {
     O_OP = 1000, O_R_ROWS, O_S_ROWS, O_ROWS, O_MR, O_PAYLOADS, O_RP, O_SP, O_OUT, O_GROUPS, O_AGGS,
-    O_SORTED, O_SKEYS, O_RSORT, O_SSORT, O_KB, O_PB, O_ZIPF, O_SRUN, O_FILTER, O_PROFILE, O_DB, O_JSON,
+    O_SORTED, O_SKEYS, O_KRANGE, O_RSORT, O_SSORT, O_KB, O_PB, O_ZIPF, O_SRUN, O_FILTER, O_PROFILE, O_DB, O_JSON,
     O_HELP
 };
 
@@ -180,6 +187,7 @@ static const struct option opts[] = {
     {"aggs", required_argument, 0, O_AGGS},
     {"sorted-output", no_argument, 0, O_SORTED},
     {"sorted-keys", no_argument, 0, O_SKEYS},
+    {"key-range", required_argument, 0, O_KRANGE},
     {"r-sorted", no_argument, 0, O_RSORT},
     {"s-sorted", no_argument, 0, O_SSORT},
     {"key-bytes", required_argument, 0, O_KB},
@@ -292,6 +300,10 @@ int gj_cli_parse_workload(const char *cmd, int argc, char **argv, gj_workload *w
             break;
         case O_SORTED: w->sorted_output = 1; break;
         case O_SKEYS: w->sorted_keys = 1; break;
+        case O_KRANGE:
+            if (gj_cli_parse_size(a, 1ull << 62, &w->key_range) || !w->key_range)
+                return gj_cli_bad(cmd, "--key-range", a, "allowed 1 to 2^62 (max - min + 1 of the keys)");
+            break;
         case O_RSORT: w->r_sorted = 1; break;
         case O_SSORT: w->s_sorted = 1; break;
         case O_FILTER:

@@ -22,7 +22,8 @@ typedef struct gb_opts {
     gj_workload w;
     int impl;            /* -1 auto */
     int check, repeat, json, no_log, isfloat, groups_set, sparse;
-    uint64_t seed, key_offset;
+    int krange_auto;     /* --key-range auto (the default): the input's span */
+    uint64_t seed, key_offset, krange;
     const char *profile, *db, *file, *expect;
     double rtol;         /* --expect: relative tolerance of float aggregates */
     /* bench */
@@ -36,6 +37,7 @@ static void help_run(void)
     printf("usage: gjadvise run groupby [--rows N] [--groups G] [--aggs LIST] [--impl auto|NAME]\n"
            "                            [--key-bytes 4|8] [--payload-bytes 4|8] [--float] [--zipf Z]\n"
            "                            [--key-offset X] [--sparse-keys] [--sorted-keys] [--sorted-output]\n"
+           "                            [--key-range auto|unknown|N]\n"
            "                            [--check] [--repeat N]\n"
            "                            [--seed S] [--profile NAME] [--db PATH] [--no-log] [--json]\n"
            "                            [--file F [--expect FILE [--rtol X]]]\n"
@@ -65,6 +67,12 @@ static void help_run(void)
            "             file: the advisor and the operator are told), as a table stored by its key or\n"
            "             the output of a sort or a merge join: SGB-* then check the order in one pass\n"
            "             and skip their sorts (they sort when it is wrong)\n"
+           "  --key-range  how many values the keys span (max - min + 1), an optimizer's statistic:\n"
+           "             PGB-* may then partition on the keys' own bits and give every key its own\n"
+           "             slot, full tables without collisions (operators/GROUPBY.md). auto (default):\n"
+           "             the generator's g (unknown with --sparse-keys), a file's max - min + 1;\n"
+           "             unknown: hash the keys as without a statistic; N: as given (keys outside it\n"
+           "             are still grouped right, only slower)\n"
            "  --repeat   timed runs, 1..1000 (default 7)\n"
            "\n"
            "examples:\n"
@@ -100,7 +108,7 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
 {
     enum { O_ROWS = 1, O_GROUPS, O_AGGS, O_IMPL, O_KB, O_PB, O_FLOAT, O_ZIPF, O_KOFF, O_SPARSE, O_SORTED, O_SKEYS, O_CHECK,
            O_REPEAT, O_SEED, O_PROFILE, O_DB, O_NOLOG, O_JSON, O_SWEEP, O_IMPLS, O_BG, O_FILE, O_EXPECT,
-           O_RTOL, O_HELP };
+           O_RTOL, O_KRANGE, O_HELP };
     static const struct option lo[] = {
         {"rows", 1, 0, O_ROWS}, {"groups", 1, 0, O_GROUPS}, {"aggs", 1, 0, O_AGGS}, {"impl", 1, 0, O_IMPL},
         {"key-bytes", 1, 0, O_KB}, {"payload-bytes", 1, 0, O_PB}, {"float", 0, 0, O_FLOAT},
@@ -109,7 +117,8 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
         {"check", 0, 0, O_CHECK}, {"repeat", 1, 0, O_REPEAT}, {"seed", 1, 0, O_SEED},
         {"profile", 1, 0, O_PROFILE}, {"db", 1, 0, O_DB}, {"no-log", 0, 0, O_NOLOG}, {"json", 0, 0, O_JSON},
         {"sweep", 1, 0, O_SWEEP}, {"impls", 1, 0, O_IMPLS}, {"bg", 1, 0, O_BG}, {"file", 1, 0, O_FILE},
-        {"expect", 1, 0, O_EXPECT}, {"rtol", 1, 0, O_RTOL}, {"help", 0, 0, O_HELP}, {0, 0, 0, 0}};
+        {"expect", 1, 0, O_EXPECT}, {"rtol", 1, 0, O_RTOL}, {"key-range", 1, 0, O_KRANGE},
+        {"help", 0, 0, O_HELP}, {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     gj_workload_default(&o->w, GJ_OP_GROUPBY);
     o->impl = -1;
@@ -119,6 +128,7 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
     o->g_hi = 1ull << 26;
     o->g_mul = 4;
     o->rtol = 1e-9;
+    o->krange_auto = 1;
     for (int i = GJ_IMPL_HGB; i <= GJ_IMPL_HASH_GLOBAL; i++) o->impls[o->n_impls++] = i;
     opterr = 0;
     optind = 1;
@@ -146,6 +156,13 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
         case O_SPARSE: o->sparse = 1; break;
         case O_SORTED: o->w.sorted_output = 1; break;
         case O_SKEYS: o->w.sorted_keys = 1; break;
+        case O_KRANGE:
+            o->krange_auto = !strcmp(v, "auto");
+            o->krange = 0;
+            if (!o->krange_auto && strcmp(v, "unknown") &&
+                (gj_cli_parse_size(v, 1ull << 62, &o->krange) || !o->krange))
+                return gj_cli_bad(cmd, "--key-range", v, "auto, unknown or 1..2^62 (max - min + 1 of the keys)");
+            break;
         case O_CHECK: o->check = 1; break;
         case O_REPEAT: if (gj_cli_parse_int(v, 1, 1000, &l)) return gj_cli_bad(cmd, "--repeat", v, "1..1000"); o->repeat = (int)l; break;
         case O_SEED: if (gj_cli_parse_size(v, UINT64_MAX, &o->seed)) return gj_cli_bad(cmd, "--seed", v, "an unsigned integer"); break;
@@ -208,6 +225,14 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
     if (o->w.groups > o->w.rows && !o->file) o->w.groups = o->w.rows;
     o->w.payload_bytes = o->w.payload_bytes ? o->w.payload_bytes : 4;
     return 0;
+}
+
+/* The workload's key_range for a generated input of `groups` keys:
+ * --key-range's, or with auto the generator's span (0..g-1, shifted by
+ * --key-offset; unknown when --sparse-keys mixes them) */
+static uint64_t gen_key_range(const gb_opts *o, uint64_t groups)
+{
+    return !o->krange_auto ? o->krange : o->sparse ? 0 : groups;
 }
 
 /* Device input of one workload. */
@@ -299,6 +324,16 @@ static int file_input(const char *cmd, gb_opts *o, gj_dtable *hp, gj_ctx *ctx)
     if (!o->groups_set) {
         uint64_t g = count_distinct(&h.key, h.rows);
         o->w.groups = g ? g : h.rows;
+    }
+    o->w.key_range = o->krange;
+    if (o->krange_auto) { /* the file's span, as a column's statistics would give it */
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (uint64_t i = 0; i < h.rows; i++) {
+            const uint64_t k = h.key.width == 4 ? ((const uint32_t *)h.key.data)[i] : ((const uint64_t *)h.key.data)[i];
+            lo = k < lo ? k : lo;
+            hi = k > hi ? k : hi;
+        }
+        o->w.key_range = hi - lo < (1ull << 62) ? hi - lo + 1 : 0;
     }
     if (o->w.groups > o->w.rows) o->w.groups = o->w.rows;
     *hp = h;
@@ -526,6 +561,7 @@ int gj_cli_run_groupby(int argc, char **argv)
     if (gj_ctx_new(&ctx)) return GJ_EXIT_FAIL;
     /* input files first: a bad one is reported with or without a GPU */
     if (o.file && (ex = file_input(cmd, &o, &hf, ctx))) goto done;
+    if (!o.file) o.w.key_range = gen_key_range(&o, o.w.groups);
     if (o.expect && (rc = gj_colfile_read(o.expect, o.w.key_bytes, 8, &expect, ctx))) {
         ex = rc == GJ_ERR_IO || rc == GJ_ERR_PARSE ? GJ_EXIT_INPUT : gj_cli_exit_for(rc);
         gj_cli_fail(cmd, rc, ctx, "--expect");
@@ -550,12 +586,12 @@ int gj_cli_run_groupby(int argc, char **argv)
     gj_cli_log_exec(db, prof, &o.w, impl, &est, m.ms, m.phase, 2, m.checked, o.repeat, "run");
     if (o.json) {
         printf("{\"impl\":\"%s\",\"auto\":%s,\"rows\":%llu,\"groups_hint\":%llu,\"groups\":%llu,\"key_bytes\":%d,"
-               "\"sorted_keys\":%s,\"measured_ms\":%.4f,\"measured_group_ms\":%.4f,\"measured_aggregate_ms\":%.4f,"
+               "\"key_range\":%llu,\"sorted_keys\":%s,\"measured_ms\":%.4f,\"measured_group_ms\":%.4f,\"measured_aggregate_ms\":%.4f,"
                "\"predicted_ms\":%.4f,\"predicted_group_ms\":%.4f,\"predicted_aggregate_ms\":%.4f,"
                "\"repeat\":%d,\"peak_bytes\":%llu,\"checked\":%s,\"expected\":%s,\"profile\":\"%s\"}\n",
                gj_impl_name(impl), o.impl < 0 ? "true" : "false", (unsigned long long)o.w.rows,
                (unsigned long long)o.w.groups, (unsigned long long)m.groups, o.w.key_bytes,
-               o.w.sorted_keys ? "true" : "false", m.ms, m.phase[0],
+               (unsigned long long)o.w.key_range, o.w.sorted_keys ? "true" : "false", m.ms, m.phase[0],
                m.phase[1], est.ms, est.n_phases > 0 ? est.phase[0].ms : 0, est.n_phases > 1 ? est.phase[1].ms : 0,
                o.repeat, (unsigned long long)m.peak, m.checked < 0 ? "null" : m.checked ? "true" : "false",
                m.expected < 0 ? "null" : m.expected ? "true" : "false", gj_profile_name(prof));
@@ -605,6 +641,7 @@ int gj_cli_bench_groupby(int argc, char **argv)
         gb_input in;
         gj_workload w = o.w;
         w.groups = g;
+        w.key_range = gen_key_range(&o, g);
         int rc = input_make(&o, &w, &in, ctx);
         if (rc) { ex = gj_cli_fail(cmd, rc, ctx, "generate input"); goto done; }
         double bytes = (double)w.rows * (w.key_bytes + w.n_aggs * w.payload_bytes);

@@ -1,6 +1,6 @@
 /* Workload <-> JSON. Writing with gj_sbuf; reading through SQLite's JSON
  * functions (db/json.c). Every gj_workload field has a key (s_run,
- * sorted_keys, r_sorted, s_sorted and filter only when set, so that a workload stored
+ * sorted_keys, r_sorted, s_sorted, filter and key_range only when set, so that a workload stored
  * before them keeps its text); aggregates are
  * written by name (gj_agg_name) and op as "join" / "groupby". */
 #include "db/json.h"
@@ -36,6 +36,7 @@ int gj_workload_to_json(const gj_workload *w, char **json)
     if (w->r_sorted) gj_sbuf_printf(&b, ",\"r_sorted\":true");
     if (w->s_sorted) gj_sbuf_printf(&b, ",\"s_sorted\":true");
     if (w->filter) gj_sbuf_printf(&b, ",\"filter\":\"%s\"", w->filter == GJ_FILTER_ON ? "on" : "off");
+    if (w->key_range) gj_sbuf_printf(&b, ",\"key_range\":%llu", (unsigned long long)w->key_range);
     gj_sbuf_printf(&b, "}");
     return gj_sbuf_take(&b, json);
 }
@@ -43,12 +44,12 @@ int gj_workload_to_json(const gj_workload *w, char **json)
 enum {
     W_OP, W_KEY_BYTES, W_PAYLOAD_BYTES, W_ZIPF, W_R_ROWS, W_S_ROWS, W_R_PAYLOADS, W_S_PAYLOADS,
     W_MATCH_RATIO, W_OUT_ROWS, W_ROWS, W_GROUPS, W_AGGS, W_SORTED, W_S_RUN, W_SORTED_KEYS, W_R_SORTED,
-    W_S_SORTED, W_FILTER, W_NFIELDS
+    W_S_SORTED, W_FILTER, W_KEY_RANGE, W_NFIELDS
 };
 static const char *wkeys[W_NFIELDS] = {
     "op", "key_bytes", "payload_bytes", "zipf", "r_rows", "s_rows", "r_payloads", "s_payloads",
     "match_ratio", "out_rows", "rows", "groups", "aggs", "sorted_output", "s_run", "sorted_keys",
-    "r_sorted", "s_sorted", "filter"};
+    "r_sorted", "s_sorted", "filter", "key_range"};
 
 typedef struct wparse {
     gj_workload w;           /* values read so far                          */
@@ -121,6 +122,7 @@ static int wcb(void *ud, const gj_json_node *n, gj_ctx *ctx)
     case W_SORTED_KEYS: return gj_json_bool(n, &w->sorted_keys, ctx);
     case W_R_SORTED: return gj_json_bool(n, &w->r_sorted, ctx);
     case W_S_SORTED: return gj_json_bool(n, &w->s_sorted, ctx);
+    case W_KEY_RANGE: return gj_json_u64(n, &w->key_range, ctx);
     case W_FILTER:
         if (strcmp(n->type, "text") != 0)
             return gj_seterr(ctx, GJ_ERR_PARSE, "%s: is %s, expected \"auto\", \"on\" or \"off\"", n->path,
@@ -178,6 +180,7 @@ int gj_workload_from_json_conn(sqlite3 *conn, const char *json, gj_workload *w, 
         case W_R_SORTED: out.r_sorted = s.w.r_sorted; break;
         case W_S_SORTED: out.s_sorted = s.w.s_sorted; break;
         case W_FILTER: out.filter = s.w.filter; break;
+        case W_KEY_RANGE: out.key_range = s.w.key_range; break;
         default: break;
         }
     }

@@ -281,6 +281,14 @@ typedef struct gj_workload {
                              by it, the output of a sort or a merge join):
                              SGB-* skip their sorts. Group-by only; SGB-*
                              check it (one pass) and sort when it is wrong */
+    uint64_t key_range;   /* the keys span at most this many values (max -
+                             min + 1, from the column's statistics), 0 =
+                             unknown (the default). PGB-* then may partition
+                             on the keys' own bits and give every key its
+                             own slot, tables full without collisions
+                             (operators/GROUPBY.md). Keys outside the span
+                             are still grouped right, only slower. Group-by
+                             only; at most 2^62 */
 } gj_workload;
 
 /* gj_workload.filter */

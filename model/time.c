@@ -1478,6 +1478,7 @@ typedef struct {
     double items; /* PGB: work items (pieces of partitions)                  */
     int merged;   /* PGB: cut partitions merge their pieces (k_pgb_merge)    */
     int claims;   /* PGB: the claimed pass (operators/shapes.h gj_part_claims) */
+    int direct;   /* PGB: the direct plan (operators/shapes.h gj_pgb_direct)  */
     double part;  /* HGB dense: the blocks' rows of partials (bytes)         */
 } gb_plan;
 
@@ -1606,7 +1607,8 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
         const double parts = ldexp(1, pl->bits), hint = fmin((double)w->groups, n);
         /* a claimed pass's outputs hold its room, its words the bounds */
         const double rows = pl->claims ? gj_part_claim_room(n, pl->bits) : n;
-        ms_alloc(&m, (pl->claims ? 4 * parts + 2 : parts + 1) * 4 + rows * kb); /* partition starts, hashed keys */
+        /* partition starts, hashed keys (a direct plan without partitions reads the input's) */
+        ms_alloc(&m, (pl->claims ? 4 * parts + 2 : parts + 1) * 4 + (pl->direct && !pl->bits ? 0 : rows * kb));
         if (pl->bits && (impl == GJ_IMPL_PGB_UR || !cols)) {
             ms_alloc(&m, rows * 4); /* row ids */
             ms_touch(&m, gj_pgb_part_scratch(n, kb, 4, pl->bits, pl->claims));
@@ -1661,7 +1663,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
      * (sum, count, avg) is two 32-bit adds, the second only on a carry
      * (operators/groupby_kernels.cuh add64_shared). */
     const double accb = slot + 8.0 * any_avg;
-    gb_plan plan = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    gb_plan plan = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
     /* HGB one pass (T-GB-HGB-1P; operators/groupby_api.cu hgb_onepass):
      * R copies of every aggregate slot for few groups (R g <= 1024); a
@@ -1914,18 +1916,19 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * (operators/groupby_kernels.cuh pgb_limit) */
         const double chunk_limit = fmin(floor(GJ_PGB_AGG_BYTES / fmax(accb, 1)), GJ_PGB_TS * 5.0 / 8);
         double ts = 0, parts = 1;
-        int bits = 0;
+        int bits = 0, direct = 0;
         if (many) {
-            /* the operator's plan (operators/shapes.h gj_pgb_many_choose) with
+            /* the operator's plan (operators/shapes.h gj_pgb_many_pick) with
              * tables for two blocks an SM (96 KB), or for one (200 KB, 1024
              * threads) where that saves a pass or, with as many, fills its
-             * tables less */
-            gj_pgb_many_choose(N, g, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kb, accw, nacc),
-                               gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, !tr,
-                               one_call && gj_part_claims(N, GJ_PART_CLAIM_MAX_BITS, 1, GJ_PART_CLAIM_MIN)
-                                   ? GJ_PART_CLAIM_MAX_BITS
-                                   : GJ_PART_WIDE_BITS,
-                               -1, &bits, &ts);
+             * tables less; direct, keys of a known span (w->key_range)
+             * partitioned on their own bits, each its own slot, where that
+             * takes no more passes */
+            const int claim_max = one_call && gj_part_claims(N, GJ_PART_CLAIM_MAX_BITS, 1, GJ_PART_CLAIM_MIN);
+            direct = gj_pgb_many_pick(N, g, (double)w->key_range, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kb, accw, nacc),
+                                      gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, !tr,
+                                      claim_max ? GJ_PART_CLAIM_MAX_BITS : GJ_PART_WIDE_BITS,
+                                      claim_max ? GJ_PART_CLAIM_MAX_BITS : 8, -1, &bits, &ts);
             parts = ldexp(1, bits);
         } else {
             const double per = floor(chunk_limit / 8) * 7;
@@ -1951,8 +1954,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         const double gc = gp <= 1 ? 1 : fmax(1, gp * -expm1(rows * log1p(-1 / gp)));
         /* k_pgb_many sends a key to the global table when its first 32
          * probe slots are taken; at the loads a partition plans (1/2) none
-         * is; past the table a chunk's keys overflow in proportion */
-        const double over = gc > (many ? ts * 3 / 4 : limit) ? 1 - (many ? ts * 3 / 4 : limit) / gc : 0;
+         * is; past the table a chunk's keys overflow in proportion (a
+         * direct table's keys have their own slots: past the table only) */
+        const double room = many ? (direct ? ts : ts * 3 / 4) : limit;
+        const double over = gc > room ? 1 - room / gc : 0;
         /* k_pgb_chunk aggregates into R copies of its slots */
         double copies = 1;
         if (!many)
@@ -1962,8 +1967,8 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         const int claims = bits && one_call && gj_part_claims(N, bits, 1, GJ_PART_CLAIM_MIN);
         begin(a, "group");
         /* the joins' partition hashes the keys as it reads them; without
-         * partitions they are hashed first */
-        if (bits == 0) seq(a, "hash keys", 2.0 * N * kb);
+         * partitions they are hashed first (a direct plan's are not) */
+        if (bits == 0 && !direct) seq(a, "hash keys", 2.0 * N * kb);
         if (claims) /* one row in GJ_PART_CLAIM_SAMPLE, in runs of GJ_PART_CLAIM_RUN: a sector a run */
             gather(a, "sample of the hashed keys (claimed pass)",
                    ceil(N / (GJ_PART_CLAIM_SAMPLE * GJ_PART_CLAIM_RUN)) * ceil(GJ_PART_CLAIM_RUN * kb / 32.0), kb, N,
@@ -2015,9 +2020,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         for (int i = 0; i < A; i++)
             lean = lean && (w->aggs[i] == GJ_AGG_MAX || w->aggs[i] == GJ_AGG_MIN || w->aggs[i] == GJ_AGG_SUM);
         const double work = lean ? GJ_PGB_LEAN_WORK : 1;
-        if (many) /* as HGB's one pass: a warp waits for its longest probe */
+        if (many) /* as HGB's one pass: a warp waits for its longest probe (a direct table's: one) */
             term(a, GJ_TERM_HASH, "shared-memory table probes (a warp's longest)",
-                 work * N * probe_longest_of(fmin(gw, ts) / ts, 1) / (atom_shared(hw, 1024) * GB), 0);
+                 work * N * (direct ? 1 : probe_longest_of(fmin(gw, ts) / ts, 1)) / (atom_shared(hw, 1024) * GB),
+                 0);
         else /* k_pgb_chunk probes its 4096 slots twice (count, aggregate), a
               * row a thread: a warp waits for its longest probe each time */
             term(a, GJ_TERM_HASH, "shared-memory table probes, twice (a warp's longest)",
@@ -2035,6 +2041,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         const double spilled = merged ? items * fmin(gc, limit) : 0;
         plan.bits = bits;
         plan.claims = claims;
+        plan.direct = direct;
         plan.ts = many ? ts : 0;
         plan.smem = smem;
         plan.items = items;
@@ -2042,7 +2049,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         if (spilled > 0) {
             seq(a, "cut pieces' tables (written, read back)", 2 * items * smem);
             term(a, GJ_TERM_HASH, "merge cut pieces' groups in shared memory",
-                 spilled * probe_longest_of(fmin(gp, ts) / ts, 1) / (atom_shared(hw, 1024) * GB), 0);
+                 spilled * (direct ? 1 : probe_longest_of(fmin(gp, ts) / ts, 1)) / (atom_shared(hw, 1024) * GB), 0);
             term(a, GJ_TERM_ATOMIC, "combine cut pieces' aggregates",
                  spilled * nacc / (atom_shared(hw, fmin(gp, limit)) * GB), 0);
             a->kernels += 1;

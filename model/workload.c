@@ -59,6 +59,9 @@ int gj_workload_check(const gj_workload *w, gj_ctx *ctx)
         if (w->sorted_keys)
             return gj_seterr(ctx, GJ_ERR_INVALID, "sorted-keys=%d: a group-by statistic (allowed 0 for a join)",
                              w->sorted_keys);
+        if (w->key_range)
+            return gj_seterr(ctx, GJ_ERR_INVALID, "key-range=%llu: a group-by statistic (allowed 0 for a join)",
+                             (unsigned long long)w->key_range);
         if (w->r_sorted != 0 && w->r_sorted != 1)
             return gj_seterr(ctx, GJ_ERR_INVALID, "r-sorted=%d: allowed 0 or 1", w->r_sorted);
         if (w->s_sorted != 0 && w->s_sorted != 1)
@@ -90,6 +93,9 @@ int gj_workload_check(const gj_workload *w, gj_ctx *ctx)
         if (w->filter)
             return gj_seterr(ctx, GJ_ERR_INVALID, "filter=%d: a join's semi-join filter (allowed auto, 0, for a "
                              "group-by)", w->filter);
+        if (w->key_range > (1ULL << 62))
+            return gj_seterr(ctx, GJ_ERR_INVALID, "key-range=%llu: allowed 0 (unknown) to 2^62",
+                             (unsigned long long)w->key_range);
     }
     return GJ_OK;
 }

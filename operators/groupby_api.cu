@@ -835,17 +835,21 @@ uint32_t pgb_many_ts(int kw, const GbSpec &s, size_t budget)
  * which the model runs too): tables for two blocks an SM, or one an SM (up
  * to GJ_PGB_MANY_SMEM_BIG, 1024 threads) where that saves a partition pass
  * or, with as many passes, fills its tables less; wide_max: the most bits
- * one pass takes (10 where the partition claims). GJ_PGB_BITS=<0..16>
- * forces the bits (A/B runs). */
-void pgb_many_plan(uint64_t n, uint64_t hint, int kw, const GbSpec &s, uint64_t sms, bool rowids, int wide_max,
-                   int *bits_out, uint32_t *ts_out)
+ * one pass takes (10 where the partition claims). range: the keys' span
+ * (workload key_range, 0: unknown); returns 1 where the plan is direct
+ * (operators/shapes.h gj_pgb_many_pick). GJ_PGB_BITS=<0..16> forces the
+ * bits (A/B runs). */
+int pgb_many_plan(uint64_t n, uint64_t hint, uint64_t range, int kw, const GbSpec &s, uint64_t sms, bool rowids,
+                  int wide_max, int wide_max_direct, int *bits_out, uint32_t *ts_out)
 {
     const char *e = getenv("GJ_PGB_BITS");
     const int force = e && *e >= '0' && *e <= '9' && atoi(e) <= 16 ? atoi(e) : -1;
     double ts = 0;
-    gj_pgb_many_choose((double)n, (double)hint, pgb_many_ts(kw, s, PGB_MANY_SMEM),
-                       pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), (double)sms, rowids, wide_max, force, bits_out, &ts);
+    const int direct = gj_pgb_many_pick((double)n, (double)hint, (double)range, pgb_many_ts(kw, s, PGB_MANY_SMEM),
+                                        pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), (double)sms, rowids, wide_max,
+                                        wide_max_direct, force, bits_out, &ts);
     *ts_out = (uint32_t)ts;
+    return direct;
 }
 
 /* What gj_join_partition holds besides its output: its own partition's
@@ -912,25 +916,27 @@ static bool pgb_claims(bool rowids, const PgbJob *job, int nj, int cub, uint64_t
  * into outputs of room rows, its words at `words`; *claimed says whether it
  * held (else the exact pass ran after it). */
 template <typename K>
-int pgb_partition(Ctx &c, bool rowids, const PgbJob *job, int nj, int cub, const void *keys, void *hs, uint64_t n,
-                  int bits, GbSpec &r, void **rowid, uint64_t room, uint32_t *words, int *claimed)
+int pgb_partition(Ctx &c, bool rowids, const PgbJob *job, int nj, int cub, bool direct, const void *keys, void *hs,
+                  uint64_t n, int bits, GbSpec &r, void **rowid, uint64_t room, uint32_t *words, int *claimed)
 {
     int rc = GJ_OK;
     gj_ctx *ctx = c.ctx;
     const int kw = sizeof(K);
     const uint64_t rows = room ? room : n;
+    /* a direct plan's keys go as they are: no wide exact pass for them (its
+     * fallback after a failed claim takes two) */
+    const int hash = direct ? 0 : GJ_PART_HASH, wide = direct ? 0 : GJ_PART_WIDE;
     *claimed = 0;
     for (int i = 0; i < (rowids ? 1 : nj); i++) {
         const int mode = rowids ? GJ_PART_IOTA : job[i].mode, vw = rowids ? 4 : job[i].vw;
         const void *a = rowids ? NULL : job[i].a, *b = rowids ? NULL : job[i].b;
         void *v = NULL;
         GJ_CUDA(gj_arena_alloc(&c.ar, &v, rows * vw));
-        if (room && (rc = gj_join_partition_claim(kw, keys, hs, mode | GJ_PART_HASH, a, b, v, n, bits, room, words,
-                                                  claimed, c.st, ctx)))
+        if (room && (rc = gj_join_partition_claim(kw, keys, hs, mode | hash, a, b, v, n, bits, room, words, claimed,
+                                                  c.st, ctx)))
             goto done;
         if (!*claimed &&
-            (rc = gj_join_partition(kw, keys, hs, mode | GJ_PART_HASH | GJ_PART_WIDE, a, b, v, n, bits, cub, c.st,
-                                    ctx)))
+            (rc = gj_join_partition(kw, keys, hs, mode | hash | wide, a, b, v, n, bits, cub, c.st, ctx)))
             goto done;
         gj_arena_note(&c.ar, pgb_part_tmp(n, kw, vw, bits, cub, *claimed));
         if (rowids) {
@@ -1010,7 +1016,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         const char *le = getenv("GJ_PGB_LEAN"); /* A/B: 0 = k_pgb_many's general tile throughout */
         a.nolean = le && !strcmp(le, "0");
         const char *pe = getenv("GJ_PGB_PROBE"); /* A/B: linear = pgb_slot's old probe sequence */
-        a.linear = pe && !strcmp(pe, "linear");
+        if (a.probe != PGB_PROBE_DIRECT && pe && !strcmp(pe, "linear")) a.probe = PGB_PROBE_LINEAR;
     }
     GJ_CUDA(gj_arena_alloc(&c.ar, &item_end, P * 4));
     GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 32)); /* groups, overflow; at 4: items, cut partitions, their pieces */
@@ -1110,12 +1116,19 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     const int nj = rowids ? 0 : pgb_jobs(s, job);
     const char *pe = getenv("GJ_PGB_PARTITION");
     const int cub = pe && !strcmp(pe, "cub");
-    const int wide_max =
-        pgb_claims(rowids, job, nj, cub, n, GJ_PART_CLAIM_MAX_BITS) ? GJ_PART_CLAIM_MAX_BITS : GJ_PART_WIDE_BITS;
+    const bool claim_max = pgb_claims(rowids, job, nj, cub, n, GJ_PART_CLAIM_MAX_BITS);
+    const int wide_max = claim_max ? GJ_PART_CLAIM_MAX_BITS : GJ_PART_WIDE_BITS;
+    /* keys of a known span (w->key_range) may take the direct plan
+     * (operators/shapes.h gj_pgb_many_pick): partitioned on their own low
+     * bits, unhashed, each key its own slot. GJ_PGB_DIRECT=0: never (A/B). */
+    const char *de = getenv("GJ_PGB_DIRECT");
+    const uint64_t range = cub || (de && !strcmp(de, "0")) ? 0 : w->key_range;
     uint32_t ts = 0;
     int bits = 0;
+    bool direct = false;
     if (hint > PGB_FEW && !(ke && !strcmp(ke, "chunk"))) {
-        pgb_many_plan(n, hint, kw, s, (uint64_t)c.sms, rowids, wide_max, &bits, &ts);
+        direct = pgb_many_plan(n, hint, range, kw, s, (uint64_t)c.sms, rowids, wide_max,
+                               claim_max ? GJ_PART_CLAIM_MAX_BITS : 8, &bits, &ts);
     } else {
         const uint64_t per = pgb_limit(PGB_TS, PGB_AGG_BYTES, slot_bytes) / 8 * 7;
         while (bits < 16 && (per << bits) < hint) bits++;
@@ -1131,12 +1144,16 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     gj_trace_begin();
     gj_trace(c.st, "start");
     GJ_CUDA(gj_arena_alloc(&c.ar, &start, (claims ? 4 * P + 2 : P + 1) * 4));
-    GJ_CUDA(gj_arena_alloc(&c.ar, &hs, (claims ? room : n) * kw));
-    if (bits == 0) { /* no partition to hash the keys as it reads them */
+    if (direct && bits == 0) { /* one table holds the keys' span: they go as they are */
+        hs = (void *)in->key.data;
+    } else {
+        GJ_CUDA(gj_arena_alloc(&c.ar, &hs, (claims ? room : n) * kw));
+    }
+    if (bits == 0 && !direct) { /* no partition to hash the keys as it reads them */
         gjh::hash_keys_kernel<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, (K *)hs, n);
         GJ_LAUNCHED();
-    } else if ((rc = pgb_partition<K>(c, rowids, job, nj, cub, in->key.data, hs, n, bits, r, &rowid, room,
-                                      (uint32_t *)start, &claimed))) {
+    } else if (bits && (rc = pgb_partition<K>(c, rowids, job, nj, cub, direct, in->key.data, hs, n, bits, r, &rowid,
+                                              room, (uint32_t *)start, &claimed))) {
         goto done;
     }
     gj_trace(c.st, "partitioned");
@@ -1149,6 +1166,7 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     gj_trace(c.st, "bounds");
     {
         PgbArgs a = {n, P - 1, 0, (const uint32_t *)start, NULL, (const uint32_t *)rowid};
+        a.probe = direct ? PGB_PROBE_DIRECT : PGB_PROBE_DOUBLE;
         a.end = claimed ? (const uint32_t *)start + 2 * P : (const uint32_t *)start + 1;
         rc = pgb_chunks<K, PGB_TS>(c, in, w, r, ap, hidden, (const K *)hs, a, P, hint, PGB_AGG_BYTES, ts, out);
         if (rc) goto done;

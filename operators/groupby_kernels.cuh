@@ -1293,7 +1293,8 @@ struct PgbArgs {
     uint64_t spill_bytes;
     int *spill_global;
     int nolean; /* A/B: k_pgb_many's general tile throughout (GJ_PGB_LEAN=0) */
-    int linear; /* A/B: pgb_slot probes linearly (GJ_PGB_PROBE=linear) */
+    int probe; /* pgb_slot's probes: PGB_PROBE_DOUBLE, or _LINEAR (A/B, GJ_PGB_PROBE=linear),
+                * or _DIRECT (a direct plan: the keys are not hashed) */
     const uint32_t *end; /* P partition ends: start + 1 (contiguous), or a claimed pass's */
 };
 
@@ -1406,17 +1407,26 @@ __device__ __forceinline__ uint32_t pgb_claim(K *tkey, uint32_t *tval, uint32_t 
     }
 }
 
-/* The output row of hashed key `key` in the global table: found, or a new
- * row with its key written and its aggregates at identity. GB_EMPTY when
- * the output is full (the caller grows it and runs again). */
+/* pgb_slot's probe sequences (PgbArgs.probe) */
+enum { PGB_PROBE_DOUBLE = 0, PGB_PROBE_LINEAR = 1, PGB_PROBE_DIRECT = 2 };
+
+/* A table's key as the output writes it: hashed keys unhashed, a direct
+ * plan's as they are */
+template <typename K> __device__ __forceinline__ K pgb_out_key(K k, bool raw) { return raw ? k : gjh::unhash_key(k); }
+
+/* The output row of hashed key `key` (raw: a direct plan's key) in the
+ * global table: found, or a new row with its key written and its
+ * aggregates at identity. GB_EMPTY when the output is full (the caller
+ * grows it and runs again). */
 template <typename K>
-__device__ __forceinline__ uint32_t pgb_global_id(const GbSpec &s, const GTable<K> &gt, K *out_key, K key)
+__device__ __forceinline__ uint32_t pgb_global_id(const GbSpec &s, const GTable<K> &gt, K *out_key, K key,
+                                                  bool raw = false)
 {
     bool fresh;
     return gt_insert(gt, key, [&]() -> uint32_t {
         uint32_t x = atomicAdd(gt.count, 1u);
         if (x >= gt.limit) return GB_EMPTY;
-        out_key[x] = gjh::unhash_key(key);
+        out_key[x] = pgb_out_key(key, raw);
         for (int j = 0; j < s.n; j++) store_bits(elem(s.dst[j], s.width[j], x), s.width[j], identity(s, j));
         return x;
     }, fresh);
@@ -1425,9 +1435,10 @@ __device__ __forceinline__ uint32_t pgb_global_id(const GbSpec &s, const GTable<
 /* A row whose key is not in its chunk's table (case 3): its
  * group's id from the global table, and its values combined there. */
 template <typename K>
-__device__ __forceinline__ void pgb_row_global(const GbSpec &s, const GTable<K> &gt, K *out_key, K key, uint64_t row)
+__device__ __forceinline__ void pgb_row_global(const GbSpec &s, const GTable<K> &gt, K *out_key, K key, uint64_t row,
+                                               bool raw = false)
 {
-    const uint32_t g = pgb_global_id(s, gt, out_key, key);
+    const uint32_t g = pgb_global_id(s, gt, out_key, key, raw);
     if (g != GB_EMPTY)
         for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), row_val(s, j, row));
 }
@@ -1518,15 +1529,15 @@ __device__ __forceinline__ void pgb_whole_base(bool whole, uint32_t mine, uint32
  * rows (from gbase); a cut one's merge through the global table. */
 template <typename K>
 __device__ __forceinline__ uint32_t pgb_flush_id(bool whole, uint32_t gbase, uint32_t *rank, const GbSpec &s,
-                                                 const GTable<K> &gt, K *out_key, K k)
+                                                 const GTable<K> &gt, K *out_key, K k, bool raw = false)
 {
-    if (!whole) return pgb_global_id(s, gt, out_key, k);
+    if (!whole) return pgb_global_id(s, gt, out_key, k, raw);
     const uint32_t g = gbase + atomicAdd(rank, 1u);
     if (g >= gt.limit) {
         *(volatile int *)gt.overflow = 1;
         return GB_EMPTY;
     }
-    out_key[g] = gjh::unhash_key(k);
+    out_key[g] = pgb_out_key(k, raw);
     return g;
 }
 
@@ -1671,14 +1682,23 @@ enum { PGB_MAXP = 32 };
  * model/time.c probe_longest_of). H100, PGB-TR, 2^28 rows: the aggregate
  * phase 0.25-0.30 ms shorter at 2^21..2^23 groups (bench/RESULTS.md
  * session 22). linear (GJ_PGB_PROBE=linear, A/B): steps of one slot, as
- * before. */
+ * before. direct (a direct plan, operators/shapes.h gj_pgb_direct: the
+ * keys unhashed, partitioned on their low bits): the home is the key's
+ * bits above the partition's, so keys spanning at most ts such values
+ * each have their own; steps of one past the rare neighbour. */
 template <typename K>
-__device__ __forceinline__ uint32_t pgb_slot(K *tkey, uint32_t tmask, int sh, K k, int pb, int linear)
+__device__ __forceinline__ uint32_t pgb_slot(K *tkey, uint32_t tmask, int sh, K k, int pb, int probe)
 {
     const K empty = ~(K)0;
-    const uint64_t prod = gjh::hash_frac(k, pb);
-    const uint32_t step = linear ? 1u : ((uint32_t)(prod >> (sh - 16)) | 1u) & tmask;
-    uint32_t sl = (uint32_t)(prod >> sh), r = GB_EMPTY;
+    uint32_t sl, step, r = GB_EMPTY;
+    if (probe == PGB_PROBE_DIRECT) { /* the key's bits above the partition's: its own slot */
+        sl = (uint32_t)(k >> pb) & tmask;
+        step = 1;
+    } else {
+        const uint64_t prod = gjh::hash_frac(k, pb);
+        step = probe == PGB_PROBE_LINEAR ? 1u : ((uint32_t)(prod >> (sh - 16)) | 1u) & tmask;
+        sl = (uint32_t)(prod >> sh);
+    }
     if (k != empty)
         for (int p = 0; p < PGB_MAXP; p++) {
             K t = ((volatile K *)tkey)[sl];
@@ -1720,7 +1740,7 @@ __device__ __forceinline__ void pgb_many_init(unsigned char *smem, const GbSpec 
 template <typename K>
 __device__ __forceinline__ void pgb_many_flush(const unsigned char *smem, const GbSpec &s, const GTable<K> &gt,
                                                K *out_key, uint32_t ts, bool whole, uint32_t *nwhole,
-                                               uint32_t *gbase, uint32_t *rank)
+                                               uint32_t *gbase, uint32_t *rank, bool raw)
 {
     const K *tkey = (const K *)smem, empty = ~(K)0;
     uint32_t mine = 0;
@@ -1730,7 +1750,7 @@ __device__ __forceinline__ void pgb_many_flush(const unsigned char *smem, const 
     for (uint32_t sl = threadIdx.x; sl < ts; sl += blockDim.x) {
         const K k = tkey[sl];
         if (k == empty) continue;
-        const uint32_t g = pgb_flush_id(whole, *gbase, rank, s, gt, out_key, k);
+        const uint32_t g = pgb_flush_id(whole, *gbase, rank, s, gt, out_key, k, raw);
         if (g == GB_EMPTY) continue;
         for (int j = 0; j < s.n; j++) {
             const uint64_t acc = load_bits(smem + s.soff[j] + (uint64_t)sl * s.width[j], s.width[j]);
@@ -1785,7 +1805,7 @@ __device__ __forceinline__ void pgb_lean_tile(const K *h, const uint64_t *pv, ui
     for (int u = 0; u < 4; u++) {
         va[u] = (uint32_t)pr[u];
         vb[u] = (uint32_t)(pr[u] >> 32);
-        sl[u] = pgb_slot((K *)smem, tmask, sh, k[u], __popcll(a.pmask), a.linear);
+        sl[u] = pgb_slot((K *)smem, tmask, sh, k[u], __popcll(a.pmask), a.probe);
     }
     __syncwarp();
     unsigned char *b0 = smem + s.soff[0], *b1 = smem + s.soff[1];
@@ -1805,7 +1825,7 @@ __device__ __forceinline__ void pgb_lean_tile(const K *h, const uint64_t *pv, ui
 #pragma unroll
         for (int u = 0; u < 4; u++) /* case 3: the global table */
             if (sl[u] == GB_EMPTY) {
-                pgb_row_global(s, gt, out_key, k[u], r0 + u);
+                pgb_row_global(s, gt, out_key, k[u], r0 + u, a.probe == PGB_PROBE_DIRECT);
                 pgb_note_global(a);
             }
     __syncwarp();
@@ -1881,7 +1901,7 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
             }
 #pragma unroll
         for (int u = 0; u < 4; u++)
-            sl[u] = t.in(u) ? pgb_slot(tkey, tmask, sh, k[u], pb, a.linear) : GB_EMPTY;
+            sl[u] = t.in(u) ? pgb_slot(tkey, tmask, sh, k[u], pb, a.probe) : GB_EMPTY;
         __syncwarp();
         if (early) {
             if (s.n > 0) agg4<false>(s, 0, kd0, smem + s.soff[0], sl, va);
@@ -1896,7 +1916,7 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
 #pragma unroll
         for (int u = 0; u < 4; u++) /* case 3: the global table */
             if (sl[u] == GB_EMPTY && t.in(u)) {
-                pgb_row_global(s, gt, out_key, k[u], row[u]);
+                pgb_row_global(s, gt, out_key, k[u], row[u], a.probe == PGB_PROBE_DIRECT);
                 pgb_note_global(a);
             }
         __syncwarp();
@@ -1909,7 +1929,7 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
         return;
     }
     __syncthreads();
-    pgb_many_flush<K>(smem, s, gt, out_key, ts, whole, &nwhole, &gbase, &rank);
+    pgb_many_flush<K>(smem, s, gt, out_key, ts, whole, &nwhole, &gbase, &rank, a.probe == PGB_PROBE_DIRECT);
 }
 
 /* The pieces of one cut partition (cut_list[blockIdx.x]) merged in one
@@ -1955,7 +1975,7 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
         op_loadk((const K *)t, i0, ts, true, k);
         for (int j = 0; j < 2 && j < s.n; j++) op_load(t + s.soff[j], s.width[j], i0, ts, true, v[j]);
 #pragma unroll
-        for (int u = 0; u < 4; u++) sl[u] = k[u] != empty ? pgb_slot(tkey, tmask, sh, k[u], pb, a.linear) : GB_EMPTY;
+        for (int u = 0; u < 4; u++) sl[u] = k[u] != empty ? pgb_slot(tkey, tmask, sh, k[u], pb, a.probe) : GB_EMPTY;
         __syncwarp();
         if (s.n > 0) agg4<true>(s, 0, agg_kind(s, 0), smem + s.soff[0], sl, v[0]);
         if (s.n > 1) agg4<true>(s, 1, agg_kind(s, 1), smem + s.soff[1], sl, v[1]);
@@ -1967,7 +1987,7 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
 #pragma unroll
         for (int u = 0; u < 4; u++) { /* probe slots taken: the global table */
             if (k[u] == empty || sl[u] != GB_EMPTY) continue;
-            const uint32_t g = pgb_global_id(s, gt, out_key, k[u]);
+            const uint32_t g = pgb_global_id(s, gt, out_key, k[u], a.probe == PGB_PROBE_DIRECT);
             if (g == GB_EMPTY) continue; /* out of ids: the host retries larger */
             for (int j = 0; j < s.n; j++) {
                 const uint64_t val = j < 2 ? v[j][u] : load_raw(t + s.soff[j], s.width[j], i0 + u);
@@ -1977,7 +1997,7 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
         __syncwarp();
     }
     __syncthreads();
-    pgb_many_flush<K>(smem, s, gt, out_key, ts, whole, &nwhole, &gbase, &rank);
+    pgb_many_flush<K>(smem, s, gt, out_key, ts, whole, &nwhole, &gbase, &rank, a.probe == PGB_PROBE_DIRECT);
 }
 
 } // namespace gjgb

@@ -2273,8 +2273,9 @@ int part_custom(Job *j, const K *kin, K *kout, int mode, const void *va, const v
 /* PGB's claimed pass (operators/shapes.h gj_part_claims): the sample's
  * rows (runs of GJ_PART_CLAIM_RUN adjacent rows, gj_part_claim_run; a
  * thread a row, a run's threads adjacent: a sector a run of 4-byte keys)
- * hashed and their digits counted into w[3B + digit] */
-template <typename K>
+ * hashed (HASH; a direct plan's keys as they are) and their digits counted
+ * into w[3B + digit] */
+template <typename K, bool HASH>
 __global__ void __launch_bounds__(256) claim_sample_kernel(const K *keys, u64 n, uint32_t mask, uint32_t *w)
 {
     __shared__ uint32_t h[1 << GJ_PART_CLAIM_MAX_BITS];
@@ -2284,7 +2285,7 @@ __global__ void __launch_bounds__(256) claim_sample_kernel(const K *keys, u64 n,
     const u64 C = GJ_PART_CLAIM_RUN, m = (n + GJ_PART_CLAIM_SAMPLE * C - 1) / (GJ_PART_CLAIM_SAMPLE * C) * C;
     for (u64 t = blockIdx.x * (u64)blockDim.x + threadIdx.x; t < m; t += (u64)gridDim.x * blockDim.x) {
         const u64 r = gj_part_claim_run(t / C, n) + t % C;
-        if (r < n) atomicAdd(&h[(uint32_t)gjh::hash_key(keys[r]) & mask], 1u);
+        if (r < n) atomicAdd(&h[(uint32_t)(HASH ? gjh::hash_key(keys[r]) : keys[r]) & mask], 1u);
     }
     __syncthreads();
     for (uint32_t i = threadIdx.x; i < nb; i += blockDim.x)
@@ -2318,11 +2319,11 @@ __global__ void __launch_bounds__(1 << GJ_PART_CLAIM_MAX_BITS)
 
 /* The claimed pass's scatter in tiles of THREADS x ITEMS on RB digit bits
  * (the bits asked; RB 8 serves 1..8). */
-template <typename K, typename V, int MODE, int THREADS, int ITEMS, int RB>
+template <typename K, typename V, int MODE, bool HASH, int THREADS, int ITEMS, int RB>
 int claim_scatter(Job *j, const K *kin, K *kout, const uint32_t *va, const uint32_t *vb, V *vout, u64 n,
                   uint32_t mask, uint32_t *w, int sms)
 {
-    auto *kern = part_scatter_kernel<K, V, MODE, THREADS, ITEMS, 1, true, true, 0, RB, true>;
+    auto *kern = part_scatter_kernel<K, V, MODE, THREADS, ITEMS, 1, HASH, true, 0, RB, true>;
     const size_t dyn = sizeof(PartSmem<K, V, THREADS, ITEMS, RB>);
     const uint32_t tiles = (uint32_t)((n + THREADS * ITEMS - 1) / (THREADS * ITEMS));
     int rc = GJ_OK, occ = 0;
@@ -2345,7 +2346,7 @@ done:
  * rows. w: 4 B + 2 words (zeroed here). *claimed = 0 where a bin passed
  * its room: the output is then garbage and the caller runs the exact
  * pass. */
-template <typename K, typename V, int MODE>
+template <typename K, typename V, int MODE, bool HASH>
 int partition_claim(Job *j, const K *kin, K *kout, const uint32_t *va, const uint32_t *vb, V *vout, u64 n,
                     int bits, u64 room, uint32_t *w, int *claimed)
 {
@@ -2361,14 +2362,14 @@ int partition_claim(Job *j, const K *kin, K *kout, const uint32_t *va, const uin
     {
         const u64 m = (n + GJ_PART_CLAIM_SAMPLE - 1) / GJ_PART_CLAIM_SAMPLE;
         const unsigned g = (unsigned)std::min<u64>((m + 255) / 256, (u64)sms * 8);
-        claim_sample_kernel<K><<<g, 256, 0, j->mem.s>>>(kin, n, mask, w);
+        claim_sample_kernel<K, HASH><<<g, 256, 0, j->mem.s>>>(kin, n, mask, w);
         JLAUNCHED();
     }
     claim_size_kernel<<<1, 1 << MB, 0, j->mem.s>>>(w, mask, room, GJ_PART_CLAIM_TILE_OF(bits));
     JLAUNCHED();
-    rc = bits <= 8    ? claim_scatter<K, V, MODE, 768, 10, 8>(j, kin, kout, va, vb, vout, n, mask, w, sms)
-         : bits == WB ? claim_scatter<K, V, MODE, 768, 10, WB>(j, kin, kout, va, vb, vout, n, mask, w, sms)
-                      : claim_scatter<K, V, MODE, 1024, 8, MB>(j, kin, kout, va, vb, vout, n, mask, w, sms);
+    rc = bits <= 8    ? claim_scatter<K, V, MODE, HASH, 768, 10, 8>(j, kin, kout, va, vb, vout, n, mask, w, sms)
+         : bits == WB ? claim_scatter<K, V, MODE, HASH, 768, 10, WB>(j, kin, kout, va, vb, vout, n, mask, w, sms)
+                      : claim_scatter<K, V, MODE, HASH, 1024, 8, MB>(j, kin, kout, va, vb, vout, n, mask, w, sms);
     if (rc) goto done;
     JCUDA(cudaMemcpyAsync(&flag, w + 4 * nb, 4, cudaMemcpyDeviceToHost, j->mem.s));
     JCUDA(cudaStreamSynchronize(j->mem.s));
@@ -2380,6 +2381,28 @@ done:
 /* gj_join_partition's body: the custom partition, or CUB's sort (values
  * built first, as the joins did before the custom partition; hashed keys
  * too, when asked) */
+/* gj_join_partition_claim's body for hashed keys (HASH) or a direct
+ * plan's */
+template <bool HASH>
+int claim_dispatch(Job *j, int key_width, int mode, const void *kin, void *kout, const void *va, const void *vb,
+                   void *vout, u64 n, int bits, u64 room, uint32_t *words, int *claimed)
+{
+    if (key_width == 4)
+        return mode == GJ_PART_IOTA
+                   ? partition_claim<uint32_t, uint32_t, PV_IOTA, HASH>(j, (const uint32_t *)kin, (uint32_t *)kout,
+                                                                        NULL, NULL, (uint32_t *)vout, n, bits,
+                                                                        room, words, claimed)
+                   : partition_claim<uint32_t, u64, PV_PACK, HASH>(j, (const uint32_t *)kin, (uint32_t *)kout,
+                                                                   (const uint32_t *)va, (const uint32_t *)vb,
+                                                                   (u64 *)vout, n, bits, room, words, claimed);
+    return mode == GJ_PART_IOTA
+               ? partition_claim<u64, uint32_t, PV_IOTA, HASH>(j, (const u64 *)kin, (u64 *)kout, NULL, NULL,
+                                                               (uint32_t *)vout, n, bits, room, words, claimed)
+               : partition_claim<u64, u64, PV_PACK, HASH>(j, (const u64 *)kin, (u64 *)kout, (const uint32_t *)va,
+                                                          (const uint32_t *)vb, (u64 *)vout, n, bits, room, words,
+                                                          claimed);
+}
+
 template <typename K>
 int part_hook(Job *j, const K *kin, K *kout, int mode, bool hash, bool split, bool wide, const void *va,
               const void *vb, void *vout, u64 n, int bits, int use_cub)
@@ -2464,32 +2487,20 @@ extern "C" int gj_join_partition_claim(int key_width, const void *kin, void *kou
     const bool hash = mode & GJ_PART_HASH;
     mode &= ~GJ_PART_HASH;
     if (claimed) *claimed = 0;
-    if ((key_width != 4 && key_width != 8) || !hash || (mode != GJ_PART_IOTA && mode != GJ_PART_PACK) || bits < 1 ||
+    if ((key_width != 4 && key_width != 8) || (mode != GJ_PART_IOTA && mode != GJ_PART_PACK) || bits < 1 ||
         bits > GJ_PART_CLAIM_MAX_BITS || !claimed || !words || n == 0 || room < (uint64_t)gj_part_claim_room((double)n, bits) ||
         room + n >= (1ULL << 32)) {
         rc = gj_seterr(ctx, GJ_ERR_INVALID,
                        "gj_join_partition_claim: key_width=%d mode=%d hash=%d bits=%d n=%llu room=%llu (4 or 8; "
-                       "IOTA or PACK, hashed; 1..10 bits; n > 0; room >= gj_part_claim_room(n, bits) = %.0f, "
+                       "IOTA or PACK; 1..10 bits; n > 0; room >= gj_part_claim_room(n, bits) = %.0f, "
                        "room + n under 2^32: the bins' cursors)",
                        key_width, mode, (int)hash, bits, (unsigned long long)n, (unsigned long long)room,
                        gj_part_claim_room((double)n, bits));
         goto done;
     }
     GJ_CUDA(gj_pool_retain());
-    if (key_width == 4)
-        rc = mode == GJ_PART_IOTA
-                 ? partition_claim<uint32_t, uint32_t, PV_IOTA>(j, (const uint32_t *)kin, (uint32_t *)kout, NULL,
-                                                                NULL, (uint32_t *)vout, n, bits, room, words, claimed)
-                 : partition_claim<uint32_t, u64, PV_PACK>(j, (const uint32_t *)kin, (uint32_t *)kout,
-                                                           (const uint32_t *)va, (const uint32_t *)vb, (u64 *)vout,
-                                                           n, bits, room, words, claimed);
-    else
-        rc = mode == GJ_PART_IOTA
-                 ? partition_claim<u64, uint32_t, PV_IOTA>(j, (const u64 *)kin, (u64 *)kout, NULL, NULL,
-                                                           (uint32_t *)vout, n, bits, room, words, claimed)
-                 : partition_claim<u64, u64, PV_PACK>(j, (const u64 *)kin, (u64 *)kout, (const uint32_t *)va,
-                                                      (const uint32_t *)vb, (u64 *)vout, n, bits, room, words,
-                                                      claimed);
+    rc = hash ? claim_dispatch<true>(j, key_width, mode, kin, kout, va, vb, vout, n, bits, room, words, claimed)
+              : claim_dispatch<false>(j, key_width, mode, kin, kout, va, vb, vout, n, bits, room, words, claimed);
     mem_release(&j->mem);
     GJ_CUDA(cudaGetLastError());
 done:

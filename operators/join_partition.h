@@ -43,8 +43,9 @@ int gj_join_partition(int key_width, const void *kin, void *kout, int mode, cons
                       const void *vb, void *vout, uint64_t n, int bits, int use_cub, void *stream,
                       gj_ctx *ctx);
 
-/* PGB's claimed pass (operators/shapes.h gj_part_claims): one hashed pass
- * of 1..10 bits (mode GJ_PART_IOTA or GJ_PART_PACK, or-ed with GJ_PART_HASH) without a
+/* PGB's claimed pass (operators/shapes.h gj_part_claims): one pass of
+ * 1..10 bits (mode GJ_PART_IOTA or GJ_PART_PACK, or-ed with GJ_PART_HASH
+ * but for a direct plan's keys, shapes.h gj_pgb_direct) without a
  * histogram, into kout and vout of room >= gj_part_claim_room(n, bits)
  * rows (room + n under 2^32). words: 4 * 2^bits + 2 device words; on
  * return words[b] is bin b's first row and words[2 * 2^bits + b] its end

@@ -204,21 +204,37 @@ static inline double gj_pgb_many_tmax(double budget, int kw, const double *accw,
  * 2^15..2^16 groups (4 -> 8 bits), 9.67 -> 7.31 at 2^21 (9 -> 11 bits);
  * PGB-UR 6.06 -> 16.03 at 2^13 (1 -> 8 bits). The table: 4 slots per
  * expected group of a partition (load 1/4), 256 to tmax. force_bits >= 0:
- * those bits (A/B runs). */
-static inline void gj_pgb_plan(double n, double groups, double tmax, double sms, int rowids, int wide_max,
-                               int force_bits, int *bits_out, double *ts_out)
+ * those bits (A/B runs).
+ * range > 0: the keys span at most `range` values (max - min + 1, the
+ * workload's key_range) and the plan is direct (gj_pgb_direct): the
+ * partition takes the keys' own low bits and a key's slot is the bits
+ * above them, so a partition's keys never share a slot and its table may
+ * be full: the fewest bits whose partitions' key ranges fit a table of at
+ * most tmax slots, and the table the power of two that holds one. */
+static inline void gj_pgb_plan(double n, double groups, double range, double tmax, double sms, int rowids,
+                               int wide_max, int force_bits, int *bits_out, double *ts_out)
 {
     int bmin = 0, bw = 0, few = 0, bits;
     double ts = 256;
-    while (bmin < 16 && tmax / 2 * ldexp(1, bmin) < groups) bmin++;
+    while (bmin < 16 && (range > 0 ? tmax * ldexp(1, bmin) < range : tmax / 2 * ldexp(1, bmin) < groups)) bmin++;
     while (bw < 16 && floor(n / ldexp(1, bw)) > floor(n / (8 * fmax(sms, 1))) + 1) bw++;
     while (few < 16 && GJ_PGB_MIN_PART * ldexp(1, few + 1) <= groups) few++;
     bits = bmin && !rowids ? (int)fmax(bmin, fmin(bw, fmin(few, 8 * ((bmin + 7) / 8)))) : bmin;
     if (bmin > 8 && bmin <= wide_max) bits = bmin; /* one wide pass, not two */
     if (force_bits >= 0) bits = force_bits;
-    while (ts < 4 * ceil(groups / ldexp(1, bits))) ts *= 2;
+    while (ts < (range > 0 ? ceil(range / ldexp(1, bits)) : 4 * ceil(groups / ldexp(1, bits)))) ts *= 2;
     *bits_out = bits;
     *ts_out = fmin(tmax, ts);
+}
+
+/* Does a direct plan hold: keys spanning `range` values (0: unknown) in
+ * 2^bits partitions, each a table of ts slots? Then every partition's keys
+ * take distinct slots (a key's bits above the partition's, modulo ts: a
+ * window of ts consecutive values, one more where the range does not start
+ * on a partition boundary, which the probe steps past). */
+static inline int gj_pgb_direct(double range, int bits, double ts)
+{
+    return range > 0 && ts > 0 && ceil(range / ldexp(1, bits)) <= ts;
 }
 
 /* PGB's plan with one table an SM (bb bits, tables of tb slots, up to
@@ -239,10 +255,11 @@ static inline double gj_pgb_pass_cost(int bits, int wide_max)
     const int p = gj_part_passes(bits, 1);
     return p == 1 && bits > 8 ? GJ_PART_WIDE_COST : p;
 }
-static inline int gj_pgb_big_wins(double groups, int bits, double ts, int bb, double tb, int wide_max)
+static inline int gj_pgb_big_wins(double groups, int direct, int bits, double ts, int bb, double tb, int wide_max)
 {
     const double cs = gj_pgb_pass_cost(bits, wide_max), cb = gj_pgb_pass_cost(bb, wide_max);
-    return cb < cs || (cb == cs && ceil(groups / ldexp(1, bb)) / tb < ceil(groups / ldexp(1, bits)) / ts);
+    /* a direct table's probes do not grow with its load */
+    return cb < cs || (cb == cs && !direct && ceil(groups / ldexp(1, bb)) / tb < ceil(groups / ldexp(1, bits)) / ts);
 }
 
 /* k_pgb_many's plan: gj_pgb_plan with tables of at most tmax_small slots
@@ -251,16 +268,42 @@ static inline int gj_pgb_big_wins(double groups, int bits, double ts, int bb, do
  * most bits one pass takes (GJ_PART_WIDE_BITS, or GJ_PART_CLAIM_MAX_BITS
  * where the partition of n rows claims). Returns 1 when it is one block an SM.
  * The operator and the model both ask it. */
-static inline int gj_pgb_many_choose(double n, double groups, double tmax_small, double tmax_big, double sms,
-                                     int rowids, int wide_max, int force_bits, int *bits_out, double *ts_out)
+static inline int gj_pgb_many_choose(double n, double groups, double range, double tmax_small, double tmax_big,
+                                     double sms, int rowids, int wide_max, int force_bits, int *bits_out,
+                                     double *ts_out)
 {
     int bb = 0;
     double tb = 0;
-    gj_pgb_plan(n, groups, tmax_small, sms, rowids, wide_max, force_bits, bits_out, ts_out);
-    gj_pgb_plan(n, groups, tmax_big, sms, rowids, wide_max, force_bits, &bb, &tb);
-    if (!gj_pgb_big_wins(groups, *bits_out, *ts_out, bb, tb, wide_max)) return 0;
+    gj_pgb_plan(n, groups, range, tmax_small, sms, rowids, wide_max, force_bits, bits_out, ts_out);
+    gj_pgb_plan(n, groups, range, tmax_big, sms, rowids, wide_max, force_bits, &bb, &tb);
+    if (!gj_pgb_big_wins(groups, gj_pgb_direct(range, *bits_out, *ts_out), *bits_out, *ts_out, bb, tb, wide_max))
+        return 0;
     *bits_out = bb;
     *ts_out = tb;
+    return 1;
+}
+
+/* k_pgb_many's plan for keys spanning `range` values (0: unknown): the
+ * direct plan (gj_pgb_direct) where it holds and takes no more partition
+ * passes than the hashed one, else the hashed (gj_pgb_many_choose, range
+ * 0). wide_max: as there for hashed keys; a direct plan's keys go
+ * unhashed, where only a claimed pass takes more than 8 bits at once
+ * (wide_max_direct: GJ_PART_CLAIM_MAX_BITS where it claims, else 8).
+ * Returns 1 for the direct plan. The operator and the model both ask it. */
+static inline int gj_pgb_many_pick(double n, double groups, double range, double tmax_small, double tmax_big,
+                                   double sms, int rowids, int wide_max, int wide_max_direct, int force_bits,
+                                   int *bits_out, double *ts_out)
+{
+    int bd = 0;
+    double td = 0;
+    gj_pgb_many_choose(n, groups, 0, tmax_small, tmax_big, sms, rowids, wide_max, force_bits, bits_out, ts_out);
+    if (range <= 0) return 0;
+    gj_pgb_many_choose(n, groups, range, tmax_small, tmax_big, sms, rowids, wide_max_direct, force_bits, &bd, &td);
+    if (!gj_pgb_direct(range, bd, td) ||
+        gj_pgb_pass_cost(bd, wide_max_direct) > gj_pgb_pass_cost(*bits_out, wide_max))
+        return 0;
+    *bits_out = bd;
+    *ts_out = td;
     return 1;
 }
 

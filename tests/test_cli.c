@@ -59,6 +59,14 @@ static void test_recommend_default(void **state)
                          "--aggs", "sum", "--sorted-keys", "--profile", "h200-tuned", "--json"), 0);
     assert_non_null(strstr(out, "\"sorted_keys\":true"));
     assert_non_null(strstr(out, "\"best\":\"SGB-"));
+    /* keys of a known span: PGB's direct plan, predicted faster than hashed
+     * (h100-tuned, 2^22 groups) */
+    assert_int_equal(RUN(out, "recommend", "--op", "groupby", "--groups", "2^22", "--key-range", "2^22", "--profile",
+                         "h100-tuned"), 0);
+    assert_non_null(strstr(out, "keys span 2^22 values"));
+    assert_non_null(strstr(out, "best: PGB-TR"));
+    assert_int_equal(RUN(out, "recommend", "--op", "groupby", "--key-range", "0"), 2);
+    assert_non_null(strstr(out, "--key-range"));
     assert_int_equal(RUN(out, "model", "--profile", "a100-paper"), 0);
     assert_non_null(strstr(out, "0.39"));
     assert_non_null(strstr(out, "[2^0, 2^21]"));

@@ -41,7 +41,7 @@ static int have_gpu(void)
 static void test_ref_by_hand(void **state)
 {
     (void)state;
-    uint32_t k[] = {7, 3, 7, 3, 9, 7};
+    uint32_t k[] = {7, 3, 7, 3, 9, 7, 0};
     int32_t v[] = {5, -2, 1, -2, 4, 3};
     gj_htable t = {.rows = 6, .key_width = 4, .key = k, .n_payloads = 2};
     t.payload_width[0] = t.payload_width[1] = 4;
@@ -103,6 +103,8 @@ typedef struct gcase {
                              operator is told sorted_keys for all three */
     int misalign;         /* columns start one element past an allocation
                              (not 16-byte aligned: no vector loads) */
+    uint64_t krange;      /* workload.key_range told to the operator
+                             (0: unknown) */
 } gcase;
 
 static int cmp_u32(const void *a, const void *b)
@@ -215,6 +217,7 @@ static int run_case(gj_impl impl, const gcase *c)
     memcpy(w.aggs, c->aggs, sizeof w.aggs);
     w.sorted_output = c->sorted;
     w.sorted_keys = c->in_order != 0; /* 2: told so, wrongly */
+    w.key_range = c->krange;
     gj_href ref;
     assert_int_equal(gj_groupby_ref(&ht, c->n_aggs, c->aggs, &ref, NULL), GJ_OK);
 
@@ -302,36 +305,36 @@ static const gj_impl IMPLS[] = {GJ_IMPL_HGB, GJ_IMPL_SGB_UR, GJ_IMPL_SGB_TR, GJ_
 #define NIMPL ((int)(sizeof IMPLS / sizeof IMPLS[0]))
 
 #define MAXMAX {GJ_AGG_MAX, GJ_AGG_MAX}, {4, 4}, {GJ_DT_INT, GJ_DT_INT}
-#define ALL5 {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MAX, GJ_AGG_COUNT, GJ_AGG_AVG}, {4, 4, 8, 4, 8}, \
+#define ALL5 {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MAX, GJ_AGG_COUNT, GJ_AGG_AVG}, {4, 4, 8, 4, 8, 0}, \
     {GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT}
 #define SUMCNT {GJ_AGG_SUM, GJ_AGG_COUNT}, {4, 4}, {GJ_DT_INT, GJ_DT_INT}
 /* PGB-TR's packed pairs of other lean kinds (k_pgb_many's pgb_lean_tile) */
 #define SUMMIN {GJ_AGG_SUM, GJ_AGG_MIN}, {4, 4}, {GJ_DT_INT, GJ_DT_INT}
 #define MINSUM {GJ_AGG_MIN, GJ_AGG_SUM}, {4, 4}, {GJ_DT_INT, GJ_DT_INT}
-#define FLT5 {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MAX, GJ_AGG_AVG, GJ_AGG_SUM}, {4, 8, 4, 4, 8}, \
+#define FLT5 {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MAX, GJ_AGG_AVG, GJ_AGG_SUM}, {4, 8, 4, 4, 8, 0}, \
     {GJ_DT_FLOAT, GJ_DT_FLOAT, GJ_DT_FLOAT, GJ_DT_INT, GJ_DT_FLOAT}
 
 /* the generic path's integer combines (wide_agg): 8-byte sums that wrap,
  * 4-byte sums of negative values, 4- and 8-byte mins */
-#define INTMIX {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MIN, GJ_AGG_SUM, GJ_AGG_COUNT}, {8, 4, 8, 4, 4}, \
+#define INTMIX {GJ_AGG_SUM, GJ_AGG_MIN, GJ_AGG_MIN, GJ_AGG_SUM, GJ_AGG_COUNT}, {8, 4, 8, 4, 4, 0}, \
     {GJ_DT_INT, GJ_DT_INT, GJ_DT_INT, GJ_DT_INT, GJ_DT_INT}
 
 static const gcase CASES[] = {
-    {"rows=0", 0, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"rows=1", 1, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
-    {"g=1", 100000, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
-    {"g=|R| perm", 70001, 70001, 70001, 4, 0, 0, 1, 2, MAXMAX, 0, 0, 0, 0},
-    {"uniform g=100 all aggs", 200003, 100, 100, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
-    {"int sums and mins g=3000", 300000, 3000, 3000, 4, 0, 0, 0, 5, INTMIX, 0, 0, 0, 0},
-    {"uniform g=5000 floats sorted", 300000, 5000, 5000, 4, 0, 0, 0, 5, FLT5, 1, 0, 0, 0},
-    {"uniform g=150000 (PGB partitions)", 400000, 150000, 150000, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"zipf 1.5 g=4096", 250000, 4096, 4096, 4, 0, 1.5, 0, 5, ALL5, 0, 0, 0, 0},
-    {"8-byte keys high bits g=3000", 120000, 3000, 3000, 8, 0xFFFF000000000000ull, 0, 0, 5, ALL5, 1, 0, 0, 0},
-    {"8-byte keys g=|R|", 50000, 50000, 50000, 8, 0xABCD000000000000ull, 0, 1, 2, MAXMAX, 0, 0, 0, 0},
-    {"hint 1, real 60000", 200000, 60000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"odd size 3*4096+1 g=700", 3 * 4096 + 1, 700, 700, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"sparse keys g=5000 all aggs", 300000, 5000, 5000, 4, 0, 0, 0, 5, ALL5, 0, 1, 0, 0},
-    {"sparse 8-byte keys g=150000", 400000, 150000, 150000, 8, 0, 0, 0, 2, MAXMAX, 1, 1, 0, 0},
+    {"rows=0", 0, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"rows=1", 1, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0, 0},
+    {"g=1", 100000, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0, 0},
+    {"g=|R| perm", 70001, 70001, 70001, 4, 0, 0, 1, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"uniform g=100 all aggs", 200003, 100, 100, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0, 0},
+    {"int sums and mins g=3000", 300000, 3000, 3000, 4, 0, 0, 0, 5, INTMIX, 0, 0, 0, 0, 0},
+    {"uniform g=5000 floats sorted", 300000, 5000, 5000, 4, 0, 0, 0, 5, FLT5, 1, 0, 0, 0, 0},
+    {"uniform g=150000 (PGB partitions)", 400000, 150000, 150000, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"zipf 1.5 g=4096", 250000, 4096, 4096, 4, 0, 1.5, 0, 5, ALL5, 0, 0, 0, 0, 0},
+    {"8-byte keys high bits g=3000", 120000, 3000, 3000, 8, 0xFFFF000000000000ull, 0, 0, 5, ALL5, 1, 0, 0, 0, 0},
+    {"8-byte keys g=|R|", 50000, 50000, 50000, 8, 0xABCD000000000000ull, 0, 1, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"hint 1, real 60000", 200000, 60000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"odd size 3*4096+1 g=700", 3 * 4096 + 1, 700, 700, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"sparse keys g=5000 all aggs", 300000, 5000, 5000, 4, 0, 0, 0, 5, ALL5, 0, 1, 0, 0, 0},
+    {"sparse 8-byte keys g=150000", 400000, 150000, 150000, 8, 0, 0, 0, 2, MAXMAX, 1, 1, 0, 0, 0},
 };
 #define NCASE ((int)(sizeof CASES / sizeof CASES[0]))
 
@@ -359,48 +362,48 @@ static void test_all_impls(void **state)
  * the table's empty marker, hints too small (a block's table overflows, or
  * the merged table does: both fall back to Algorithm 1), tails. */
 static const gcase ONEPASS[] = {
-    {"one key, max,max (redux)", 100000, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"3 keys, all aggs (shuffles)", 100003, 3, 3, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
-    {"20 keys, floats, sorted", 100000, 20, 20, 4, 0, 0, 0, 5, FLT5, 1, 0, 0, 0},
-    {"200 keys, all aggs (per-lane)", 150001, 200, 200, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
-    {"g=4096 (2 blocks/SM)", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"g=4097 (1 block/SM)", 400000, 4097, 4097, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"g=8192 (1 block/SM, last)", 600000, 8192, 8192, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"g=8193 (dense: one pass)", 600000, 8193, 8193, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"g=16384 sum,count (dense, a full table)", 900000, 16384, 16384, 4, 0, 0, 0, 2, SUMCNT, 0, 0, 0, 0},
-    {"g=16384 max,max (dense, a full table)", 2000000, 16384, 16384, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"g=16385 (Algorithm 1)", 900000, 16385, 16385, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"sparse g=15000 all aggs (not dense: two passes)", 900000, 15000, 15000, 4, 0, 0, 0, 5, ALL5, 0, 1, 0, 0},
-    {"keys up to 2^32-1, g=10000 (dense)", 500000, 10000, 10000, 4, 0xFFFFFFFFull - 9999, 0, 0, 2, MAXMAX, 1, 0, 0, 0},
-    {"zipf 1.5 g=12000 (dense)", 600000, 12000, 12000, 4, 0, 1.5, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"hint 9000, real 200000 (passes overflow)", 900000, 200000, 9000, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"one key, max,max (redux)", 100000, 1, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"3 keys, all aggs (shuffles)", 100003, 3, 3, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0, 0},
+    {"20 keys, floats, sorted", 100000, 20, 20, 4, 0, 0, 0, 5, FLT5, 1, 0, 0, 0, 0},
+    {"200 keys, all aggs (per-lane)", 150001, 200, 200, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0, 0},
+    {"g=4096 (2 blocks/SM)", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"g=4097 (1 block/SM)", 400000, 4097, 4097, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"g=8192 (1 block/SM, last)", 600000, 8192, 8192, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"g=8193 (dense: one pass)", 600000, 8193, 8193, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"g=16384 sum,count (dense, a full table)", 900000, 16384, 16384, 4, 0, 0, 0, 2, SUMCNT, 0, 0, 0, 0, 0},
+    {"g=16384 max,max (dense, a full table)", 2000000, 16384, 16384, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"g=16385 (Algorithm 1)", 900000, 16385, 16385, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"sparse g=15000 all aggs (not dense: two passes)", 900000, 15000, 15000, 4, 0, 0, 0, 5, ALL5, 0, 1, 0, 0, 0},
+    {"keys up to 2^32-1, g=10000 (dense)", 500000, 10000, 10000, 4, 0xFFFFFFFFull - 9999, 0, 0, 2, MAXMAX, 1, 0, 0, 0, 0},
+    {"zipf 1.5 g=12000 (dense)", 600000, 12000, 12000, 4, 0, 1.5, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"hint 9000, real 200000 (passes overflow)", 900000, 200000, 9000, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
     {"dense 8000 + 8000 unsampled far keys (hashed in the dense pass)", 1 << 20, 8000, 16000, 4, 0, 0, 0, 2,
-     MAXMAX, 0, 2, 0, 0},
-    {"8-byte g=4096", 400000, 4096, 4096, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"8-byte g=4097 (dense)", 400000, 4097, 4097, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"8-byte g=8192 sparse (two passes, last)", 1000000, 8192, 8192, 8, 0, 0, 0, 2, MAXMAX, 0, 1, 0, 0},
+     MAXMAX, 0, 2, 0, 0, 0},
+    {"8-byte g=4096", 400000, 4096, 4096, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"8-byte g=4097 (dense)", 400000, 4097, 4097, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"8-byte g=8192 sparse (two passes, last)", 1000000, 8192, 8192, 8, 0, 0, 0, 2, MAXMAX, 0, 1, 0, 0, 0},
     /* 8-byte dense keys beyond a table of keys: a table of 4-byte key
      * offsets (k_hgb_onepass's KS), twice the slots; keys with no offset
      * overflow it, and Algorithm 1 runs */
     {"8-byte g=16384 (a table of key offsets)", 2000000, 16384, 16384, 8, 0x8000000000000000ull, 0, 0, 2, MAXMAX,
-     0, 0, 0, 0},
+     0, 0, 0, 0, 0},
     {"8-byte zipf 1.5 g=12000 (key offsets, keys near 2^64)", 900000, 12000, 12000, 8, 0xFFFFFFFFFFFF0000ull, 1.5,
-     0, 2, MAXMAX, 0, 0, 0, 0},
+     0, 2, MAXMAX, 0, 0, 0, 0, 0},
     {"8-byte dense 8000 + 8000 far keys (no offsets: Algorithm 1)", 1 << 20, 8000, 16000, 8, 0, 0, 0, 2, MAXMAX,
-     0, 2, 0, 0},
-    {"keys up to 2^32-1", 100000, 5, 5, 4, 0xFFFFFFFBull, 0, 0, 5, ALL5, 0, 0, 0, 0},
-    {"8-byte keys up to 2^64-1", 100000, 16, 16, 8, 0xFFFFFFFFFFFFFFF0ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"zipf 1.5 g=64", 200000, 64, 64, 4, 0, 1.5, 0, 5, ALL5, 0, 0, 0, 0},
-    {"hint 1, real 5000 (fits)", 300000, 5000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"hint 1, real 150000 (merge overflows)", 400000, 150000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"hint 1, real 50000 (block overflows)", 2000000, 50000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"rows=4095", 4095, 7, 7, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"rows=4097 8-byte", 4097, 7, 7, 8, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
+     0, 2, 0, 0, 0},
+    {"keys up to 2^32-1", 100000, 5, 5, 4, 0xFFFFFFFBull, 0, 0, 5, ALL5, 0, 0, 0, 0, 0},
+    {"8-byte keys up to 2^64-1", 100000, 16, 16, 8, 0xFFFFFFFFFFFFFFF0ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"zipf 1.5 g=64", 200000, 64, 64, 4, 0, 1.5, 0, 5, ALL5, 0, 0, 0, 0, 0},
+    {"hint 1, real 5000 (fits)", 300000, 5000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"hint 1, real 150000 (merge overflows)", 400000, 150000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"hint 1, real 50000 (block overflows)", 2000000, 50000, 1, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"rows=4095", 4095, 7, 7, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"rows=4097 8-byte", 4097, 7, 7, 8, 0, 0, 0, 5, ALL5, 0, 0, 0, 0, 0},
     /* keys spread over the width: the home slots collide as for random keys */
-    {"sparse g=4096", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0, 1, 0, 0},
-    {"sparse g=8192, all aggs", 600000, 8192, 8192, 4, 0, 0, 0, 5, ALL5, 0, 1, 0, 0},
-    {"sparse 8-byte g=4096", 400000, 4096, 4096, 8, 0, 0, 0, 2, MAXMAX, 0, 1, 0, 0},
-    {"sparse zipf 1.5 g=3000", 300000, 3000, 3000, 4, 0, 1.5, 0, 2, MAXMAX, 0, 1, 0, 0},
+    {"sparse g=4096", 400000, 4096, 4096, 4, 0, 0, 0, 2, MAXMAX, 0, 1, 0, 0, 0},
+    {"sparse g=8192, all aggs", 600000, 8192, 8192, 4, 0, 0, 0, 5, ALL5, 0, 1, 0, 0, 0},
+    {"sparse 8-byte g=4096", 400000, 4096, 4096, 8, 0, 0, 0, 2, MAXMAX, 0, 1, 0, 0, 0},
+    {"sparse zipf 1.5 g=3000", 300000, 3000, 3000, 4, 0, 1.5, 0, 2, MAXMAX, 0, 1, 0, 0, 0},
 };
 #define NONEPASS ((int)(sizeof ONEPASS / sizeof ONEPASS[0]))
 
@@ -427,29 +430,29 @@ static void test_hgb_onepass(void **state)
  * bit count), CUB's sort at every bit count, and k_pgb_many with tables of
  * at most 256 slots (GJ_PGB_TS: up to 2^16 partitions, two passes). */
 static const gcase PGB[] = {
-    {"g=|R|=2^21 max,max", 1 << 21, 1 << 21, 1 << 21, 4, 0, 0, 1, 2, MAXMAX, 0, 0, 0, 0},
-    {"g=2^20 all aggs (pairs, 8-byte, 11 bits)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
-    {"g=300000 floats, lone 4-byte column, sorted", 1500000, 300000, 300000, 4, 0, 0, 0, 5, FLT5, 1, 0, 0, 0},
-    {"8-byte keys high bits g=2^20", 1 << 21, 1 << 20, 1 << 20, 8, 0xF0F0000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
-    {"zipf 1.5 g=2^20 (hot partitions)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 1.5, 0, 5, ALL5, 0, 0, 0, 0},
-    {"g=4500 (1 or 2 bits)", 700000, 4500, 4500, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"g=|R|=2^21 max,max", 1 << 21, 1 << 21, 1 << 21, 4, 0, 0, 1, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"g=2^20 all aggs (pairs, 8-byte, 11 bits)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0, 0},
+    {"g=300000 floats, lone 4-byte column, sorted", 1500000, 300000, 300000, 4, 0, 0, 0, 5, FLT5, 1, 0, 0, 0, 0},
+    {"8-byte keys high bits g=2^20", 1 << 21, 1 << 20, 1 << 20, 8, 0xF0F0000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    {"zipf 1.5 g=2^20 (hot partitions)", 1 << 21, 1 << 20, 1 << 20, 4, 0, 1.5, 0, 5, ALL5, 0, 0, 0, 0, 0},
+    {"g=4500 (1 or 2 bits)", 700000, 4500, 4500, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
     /* partitions of 2^16 rows cut into pieces: k_pgb_merge combines their
      * tables (sum, min, max, count, avg) */
-    {"g=20000 all aggs, cut partitions", 1 << 21, 20000, 20000, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
-    {"g=200000 int sums and mins", 1 << 21, 200000, 200000, 4, 0, 0, 0, 5, INTMIX, 0, 0, 0, 0},
+    {"g=20000 all aggs, cut partitions", 1 << 21, 20000, 20000, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0, 0},
+    {"g=200000 int sums and mins", 1 << 21, 200000, 200000, 4, 0, 0, 0, 5, INTMIX, 0, 0, 0, 0, 0},
     /* k_pgb_many: the key whose hash is its empty pattern (operators/hash.cuh
      * hash_key: 0x6b49d223 * 0xC8199275 = 2^32-1, 0x0e217c1e66c88cc3 *
      * 0x9E3779B97F4A7C15 = 2^64-1, all ones reversed) aggregates globally */
-    {"key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x6b49d223ull - 2000, 0, 0, 5, ALL5, 0, 0, 0, 0},
-    {"8-byte key hashing to all ones, g=3000", 500000, 3000, 3000, 8, 0x0e217c1e66c88cc3ull - 1000, 0, 0, 2, MAXMAX, 1, 0, 0, 0},
+    {"key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x6b49d223ull - 2000, 0, 0, 5, ALL5, 0, 0, 0, 0, 0},
+    {"8-byte key hashing to all ones, g=3000", 500000, 3000, 3000, 8, 0x0e217c1e66c88cc3ull - 1000, 0, 0, 2, MAXMAX, 1, 0, 0, 0, 0},
     /* a hint 60x too small: tables fill, keys past the probe bound go global */
-    {"hint 3000, real 200000", 1500000, 200000, 3000, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0},
+    {"hint 3000, real 200000", 1500000, 200000, 3000, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0, 0},
     /* 8-byte keys, skewed, a few bits: the claimed pass's bins sized from
      * a sample of hot keys (with GJ_PART_CLAIM_MIN=0 below) */
-    {"8-byte zipf 1.5 g=40000", 1 << 21, 40000, 40000, 8, 0xF0F0000000000000ull, 1.5, 0, 2, MAXMAX, 0, 0, 0, 0},
+    {"8-byte zipf 1.5 g=40000", 1 << 21, 40000, 40000, 8, 0xF0F0000000000000ull, 1.5, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
     /* the same two through PGB-TR's lean tile (a pair of 4-byte sources) */
-    {"sum,min: key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x6b49d223ull - 2000, 0, 0, 2, SUMMIN, 0, 0, 0, 0},
-    {"min,sum: hint 3000, real 200000", 1500000, 200000, 3000, 4, 0, 0, 0, 2, MINSUM, 0, 0, 0, 0},
+    {"sum,min: key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x6b49d223ull - 2000, 0, 0, 2, SUMMIN, 0, 0, 0, 0, 0},
+    {"min,sum: hint 3000, real 200000", 1500000, 200000, 3000, 4, 0, 0, 0, 2, MINSUM, 0, 0, 0, 0, 0},
 };
 #define NPGB ((int)(sizeof PGB / sizeof PGB[0]))
 
@@ -464,6 +467,29 @@ static void test_sentinel_keys(void **state)
     assert_true(test_hash_key(8, 0x0e217c1e66c88cc3ull) == ~0ull);
 }
 
+/* Every case of cases[] through PGB-UR and PGB-TR under each environment
+ * of env (up to two variables each; NULL ends a row's list), the random
+ * inputs seeded by the case's index. Returns the failures. */
+static int pgb_grid(const gcase *cases, int ncases, const char *const (*env)[4], int nenv, uint64_t seed)
+{
+    int bad = 0;
+    for (int e = 0; e < nenv; e++) {
+        for (int v = 0; v < 4 && env[e][v]; v += 2) setenv(env[e][v], env[e][v + 1], 1);
+        for (int c = 0; c < ncases; c++)
+            for (int impl = GJ_IMPL_PGB_UR; impl <= GJ_IMPL_PGB_TR; impl++) {
+                rng_state = seed + (uint64_t)c;
+                int b = run_case((gj_impl)impl, &cases[c]);
+                if (b)
+                    print_error("FAIL %s %s %s=%s %s=%s\n", gj_impl_name((gj_impl)impl), cases[c].name,
+                                env[e][0] ? env[e][0] : "", env[e][1] ? env[e][1] : "", env[e][2] ? env[e][2] : "",
+                                env[e][3] ? env[e][3] : "");
+                bad += b;
+            }
+        for (int v = 0; v < 4 && env[e][v]; v += 2) unsetenv(env[e][v]);
+    }
+    return bad;
+}
+
 static void test_pgb_partitions(void **state)
 {
     (void)state;
@@ -476,31 +502,56 @@ static void test_pgb_partitions(void **state)
      * exact passes, or with GJ_PART_CLAIM_MIN=0 the claim's one 10-bit pass
      * (the exact two where a pair and a lone column make two calls);
      * GJ_PGB_PROBE=linear: pgb_slot's linear probes */
-    static const char *env[][4] = {{NULL, NULL, NULL, NULL},
-                                   {"GJ_PGB_PARTITION", "cub", NULL, NULL},
-                                   {"GJ_PGB_TS", "256", NULL, NULL},
-                                   {"GJ_PGB_BITS", "9", NULL, NULL},
-                                   {"GJ_PGB_LEAN", "0", NULL, NULL},
-                                   {"GJ_PART_CLAIM_MIN", "0", NULL, NULL},
-                                   {"GJ_PGB_BITS", "10", NULL, NULL},
-                                   {"GJ_PGB_BITS", "10", "GJ_PART_CLAIM_MIN", "0"},
-                                   {"GJ_PGB_PROBE", "linear", NULL, NULL}};
-    int bad = 0;
-    for (int e = 0; e < (int)(sizeof env / sizeof env[0]); e++) {
-        for (int v = 0; v < 4 && env[e][v]; v += 2) setenv(env[e][v], env[e][v + 1], 1);
-        for (int c = 0; c < NPGB; c++)
-            for (int impl = GJ_IMPL_PGB_UR; impl <= GJ_IMPL_PGB_TR; impl++) {
-                rng_state = 7000 + (uint64_t)c;
-                int b = run_case((gj_impl)impl, &PGB[c]);
-                if (b)
-                    print_error("FAIL %s %s %s=%s %s=%s\n", gj_impl_name((gj_impl)impl), PGB[c].name,
-                                env[e][0] ? env[e][0] : "", env[e][1] ? env[e][1] : "", env[e][2] ? env[e][2] : "",
-                                env[e][3] ? env[e][3] : "");
-                bad += b;
-            }
-        for (int v = 0; v < 4 && env[e][v]; v += 2) unsetenv(env[e][v]);
-    }
-    assert_int_equal(bad, 0);
+    static const char *const env[][4] = {{NULL, NULL, NULL, NULL},
+                                         {"GJ_PGB_PARTITION", "cub", NULL, NULL},
+                                         {"GJ_PGB_TS", "256", NULL, NULL},
+                                         {"GJ_PGB_BITS", "9", NULL, NULL},
+                                         {"GJ_PGB_LEAN", "0", NULL, NULL},
+                                         {"GJ_PART_CLAIM_MIN", "0", NULL, NULL},
+                                         {"GJ_PGB_BITS", "10", NULL, NULL},
+                                         {"GJ_PGB_BITS", "10", "GJ_PART_CLAIM_MIN", "0"},
+                                         {"GJ_PGB_PROBE", "linear", NULL, NULL}};
+    assert_int_equal(pgb_grid(PGB, NPGB, env, (int)(sizeof env / sizeof env[0]), 7000), 0);
+}
+
+/* PGB's direct plan (operators/shapes.h gj_pgb_direct): keys told to span
+ * key_range values are partitioned unhashed on their own low bits, each
+ * its own slot. Dense spans, with and without partitions (one table of
+ * the input's own keys), every aggregate, 8-byte keys, skew, a span that
+ * does not start on a partition boundary (a neighbour's slot taken), the
+ * all-ones key (the tables' empty pattern: global, written as it is), and
+ * a span told too small (keys collide and go global: slower, still right).
+ * Under: the default plan, the claimed pass at every size
+ * (GJ_PART_CLAIM_MIN=0), 9 bits without a claim (two unhashed passes: no
+ * wide pass for unhashed keys), the claim's one 10-bit pass, and tables
+ * of 256 slots (up to 2^16 partitions). */
+static const gcase DIRECT[] = {
+    {"span g=2^20 max,max", 1 << 21, 1 << 20, 1 << 20, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 1 << 20},
+    {"span g=2^18 all aggs", 1 << 21, 1 << 18, 1 << 18, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0, 1 << 18},
+    {"8-byte keys high bits g=2^19", 1 << 21, 1 << 19, 1 << 19, 8, 0xF0F0000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 0,
+     0, 1 << 19},
+    {"zipf 1.5 g=2^19 sum,min", 1 << 21, 1 << 19, 1 << 19, 4, 0, 1.5, 0, 2, SUMMIN, 0, 0, 0, 0, 1 << 19},
+    {"span starting at 12345, g=300000 floats sorted", 1500000, 300000, 300000, 4, 12345, 0, 0, 5, FLT5, 1, 0, 0, 0,
+     300000},
+    {"g=5000, one table of the input's keys", 700000, 5000, 5000, 4, 0, 0, 0, 5, ALL5, 0, 0, 0, 0, 5000},
+    {"span ending at the all-ones key, g=5000", 700000, 5000, 5000, 4, 0xFFFFFFFFull - 4999, 0, 0, 2, SUMMIN, 0, 0, 0,
+     0, 5000},
+    {"8-byte span ending at all ones, g=3000", 500000, 3000, 3000, 8, ~0ull - 2999, 0, 0, 2, MAXMAX, 1, 0, 0, 0, 3000},
+    {"span told 3000, real 200000", 1500000, 200000, 200000, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 3000},
+};
+
+static void test_pgb_direct(void **state)
+{
+    (void)state;
+    if (!have_gpu()) skip();
+    static const char *const env[][4] = {{NULL, NULL, NULL, NULL},
+                                         {"GJ_PART_CLAIM_MIN", "0", NULL, NULL},
+                                         {"GJ_PGB_BITS", "9", NULL, NULL},
+                                         {"GJ_PGB_BITS", "10", "GJ_PART_CLAIM_MIN", "0"},
+                                         {"GJ_PGB_TS", "256", NULL, NULL}};
+    assert_int_equal(pgb_grid(DIRECT, (int)(sizeof DIRECT / sizeof DIRECT[0]), env, (int)(sizeof env / sizeof env[0]),
+                              9000),
+                     0);
 }
 
 /* The sort-based group-bys told that the rows come ordered by key
@@ -512,24 +563,24 @@ static void test_pgb_partitions(void **state)
  * check must see it and sort). The other
  * implementations on the same rows too (a warp's rows mostly share a key). */
 static const gcase IN_ORDER[] = {
-    {"in order, g=1000, all aggs", 300000, 1000, 1000, 4, 0, 0, 0, 5, ALL5, 0, 0, 1, 0},
-    {"in order, 8-byte keys high bits, g=5000", 300000, 5000, 5000, 8, 0xF000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 1, 0},
-    {"in order, zipf 1.5, floats, sorted output", 400000, 2000, 2000, 4, 0, 1.5, 0, 5, FLT5, 1, 0, 1, 0},
-    {"in order, g=|R|", 200000, 200000, 200000, 4, 0, 0, 1, 5, INTMIX, 0, 0, 1, 0},
-    {"in order, keys up to 2^32-1", 100000, 7, 7, 4, 0xFFFFFFF8ull, 0, 0, 5, ALL5, 0, 0, 1, 0},
-    {"in order but the last row, g=1000", 300000, 1000, 1000, 4, 0, 0, 0, 5, ALL5, 0, 0, 2, 0},
-    {"in order but the last row, 8-byte", 300000, 3000, 3000, 8, 0, 0, 0, 2, SUMCNT, 0, 0, 2, 0},
+    {"in order, g=1000, all aggs", 300000, 1000, 1000, 4, 0, 0, 0, 5, ALL5, 0, 0, 1, 0, 0},
+    {"in order, 8-byte keys high bits, g=5000", 300000, 5000, 5000, 8, 0xF000000000000000ull, 0, 0, 2, MAXMAX, 0, 0, 1, 0, 0},
+    {"in order, zipf 1.5, floats, sorted output", 400000, 2000, 2000, 4, 0, 1.5, 0, 5, FLT5, 1, 0, 1, 0, 0},
+    {"in order, g=|R|", 200000, 200000, 200000, 4, 0, 0, 1, 5, INTMIX, 0, 0, 1, 0, 0},
+    {"in order, keys up to 2^32-1", 100000, 7, 7, 4, 0xFFFFFFF8ull, 0, 0, 5, ALL5, 0, 0, 1, 0, 0},
+    {"in order but the last row, g=1000", 300000, 1000, 1000, 4, 0, 0, 0, 5, ALL5, 0, 0, 2, 0, 0},
+    {"in order but the last row, 8-byte", 300000, 3000, 3000, 8, 0, 0, 0, 2, SUMCNT, 0, 0, 2, 0, 0},
     {"in order, median+countd", 100000, 777, 777, 4, 0, 0, 0, 4,
      {GJ_AGG_MEDIAN, GJ_AGG_COUNT_DISTINCT, GJ_AGG_MEDIAN, GJ_AGG_SUM}, {4, 4, 8, 4},
-     {GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT}, 0, 0, 1, 0},
-    {"in order, 2 rows", 2, 2, 2, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 1, 0},
-    {"2 rows, the second smaller", 2, 2, 2, 4, 0, 0, 1, 2, MAXMAX, 0, 0, 2, 0},
-    {"in order, 1 row", 1, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0, 1, 0},
-    {"in order, 2049 rows, g=|R|", 2049, 2049, 2049, 8, 0, 0, 1, 5, ALL5, 0, 0, 1, 0},
-    {"in order, 300001 rows, g=3, unaligned", 300001, 3, 3, 4, 0, 0, 0, 5, INTMIX, 0, 0, 1, 1},
-    {"in order, 8-byte, unaligned, g=70000", 300001, 70000, 70000, 8, 0, 0, 0, 5, FLT5, 1, 0, 1, 1},
-    {"in order but where tiles meet, g=|R|", 10000, 10000, 10000, 4, 0, 0, 1, 2, SUMCNT, 0, 0, 3, 0},
-    {"in order but where tiles meet, 8-byte", 10000, 10000, 10000, 8, 0, 0, 1, 5, ALL5, 0, 0, 3, 0},
+     {GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT}, 0, 0, 1, 0, 0},
+    {"in order, 2 rows", 2, 2, 2, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 1, 0, 0},
+    {"2 rows, the second smaller", 2, 2, 2, 4, 0, 0, 1, 2, MAXMAX, 0, 0, 2, 0, 0},
+    {"in order, 1 row", 1, 1, 1, 4, 0, 0, 0, 5, ALL5, 0, 0, 1, 0, 0},
+    {"in order, 2049 rows, g=|R|", 2049, 2049, 2049, 8, 0, 0, 1, 5, ALL5, 0, 0, 1, 0, 0},
+    {"in order, 300001 rows, g=3, unaligned", 300001, 3, 3, 4, 0, 0, 0, 5, INTMIX, 0, 0, 1, 1, 0},
+    {"in order, 8-byte, unaligned, g=70000", 300001, 70000, 70000, 8, 0, 0, 0, 5, FLT5, 1, 0, 1, 1, 0},
+    {"in order but where tiles meet, g=|R|", 10000, 10000, 10000, 4, 0, 0, 1, 2, SUMCNT, 0, 0, 3, 0, 0},
+    {"in order but where tiles meet, 8-byte", 10000, 10000, 10000, 8, 0, 0, 1, 5, ALL5, 0, 0, 3, 0, 0},
 };
 #define NIN_ORDER ((int)(sizeof IN_ORDER / sizeof IN_ORDER[0]))
 
@@ -560,7 +611,7 @@ static void test_sort_only_aggs(void **state)
     if (!have_gpu()) skip();
     gcase c = {"median+countd", 100000, 777, 777, 4, 0, 0, 0, 4,
                {GJ_AGG_MEDIAN, GJ_AGG_COUNT_DISTINCT, GJ_AGG_MEDIAN, GJ_AGG_SUM},
-               {4, 4, 8, 4}, {GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT}, 0, 0, 0, 0};
+               {4, 4, 8, 4}, {GJ_DT_INT, GJ_DT_INT, GJ_DT_FLOAT, GJ_DT_INT}, 0, 0, 0, 0, 0};
     gcase c8 = c;
     c8.kw = 8;
     c8.key_offset = 0xFFFFFFFF00000000ull;
@@ -609,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_all_impls),
         cmocka_unit_test(test_hgb_onepass),
         cmocka_unit_test(test_pgb_partitions),
+        cmocka_unit_test(test_pgb_direct),
         cmocka_unit_test(test_sort_only_aggs),
         cmocka_unit_test(test_sgb_in_order),
     };

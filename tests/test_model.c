@@ -861,7 +861,7 @@ static void test_hgb_onepass_load(void **state)
 static int pgb_big_wide(double groups, int kw, int wide_max, int *bits, double *ts)
 {
     const double w[2] = {4, 4};
-    return gj_pgb_many_choose(268435456, groups, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kw, w, 2),
+    return gj_pgb_many_choose(268435456, groups, 0, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kw, w, 2),
                               gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kw, w, 2), 132, 0, wide_max, -1, bits, ts);
 }
 static int pgb_big(double groups, int kw, int *bits, double *ts)
@@ -931,6 +931,37 @@ static void test_pgb_plans(void **state)
     assert_true(gj_pgb_piece_rows(n, 256, 132, 2, 1) == ceil(n / (132 * 2 * 4)));
     assert_true(gj_pgb_piece_rows(n, 140, 132, 1, 1) == q);
     assert_true(gj_pgb_piece_rows(1000, 256, 132, 1, 0) == 4096);
+}
+
+/* PGB's direct plan (operators/shapes.h gj_pgb_many_pick): keys spanning
+ * a known range, partitioned on their own bits, tables full. 2^28 rows,
+ * max,max, claimed passes (PGB-TR's one pair): 2^22 dense keys in one
+ * 8-bit pass of full 16384-slot tables where hashed keys take a wide 9-bit
+ * pass at load 1/2; 2^23 in one 9-bit pass (hashed: 10); 2^20 as many
+ * passes as hashed, two tables an SM (a full table's probes do not grow
+ * with its load). Not direct: unknown spans, spans that would take more
+ * passes than hashing (2^20 groups spread over 2^30 values), and, for the
+ * plan's check, a span one partition's table cannot hold. */
+static int pgb_pick(double groups, double range, int kw, int *bits, double *ts)
+{
+    const double w[2] = {4, 4};
+    return gj_pgb_many_pick(268435456, groups, range, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kw, w, 2),
+                            gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kw, w, 2), 132, 0, 10, 10, -1, bits, ts);
+}
+
+static void test_pgb_direct_plans(void **state)
+{
+    (void)state;
+    int bits;
+    double ts;
+    assert_true(pgb_pick(4194304, 4194304, 4, &bits, &ts) && bits == 8 && ts == 16384);
+    assert_true(!pgb_pick(4194304, 0, 4, &bits, &ts) && bits == 9 && ts == 16384);
+    assert_true(pgb_pick(8388608, 8388608, 4, &bits, &ts) && bits == 9 && ts == 16384);
+    assert_true(pgb_pick(1048576, 1048576, 4, &bits, &ts) && bits == 8 && ts == 4096);
+    assert_true(pgb_pick(8192, 8192, 4, &bits, &ts) && bits == 0 && ts == 8192);
+    assert_true(!pgb_pick(1048576, 1073741824.0, 4, &bits, &ts) && bits == 8);
+    assert_true(pgb_pick(2097152, 2097152, 8, &bits, &ts) && bits == 8 && ts == 8192);
+    assert_true(gj_pgb_direct(4194304, 8, 16384) && !gj_pgb_direct(4194305, 8, 16384) && !gj_pgb_direct(0, 8, 16384));
 }
 
 /* PGB's claimed pass (operators/shapes.h gj_part_claims): one partition
@@ -1114,6 +1145,13 @@ static void test_workload_validation(void **state)
     gj_workload_default(&w, GJ_OP_JOIN);
     w.sorted_keys = 1; /* a group-by statistic */
     assert_int_equal(gj_workload_check(&w, ctx), GJ_ERR_INVALID);
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    w.key_range = (1ULL << 62) + 1;
+    assert_int_equal(gj_workload_check(&w, ctx), GJ_ERR_INVALID);
+    assert_non_null(strstr(gj_ctx_errmsg(ctx), "key-range=4611686018427387905: allowed 0 (unknown) to 2^62"));
+    gj_workload_default(&w, GJ_OP_JOIN);
+    w.key_range = 100; /* a group-by statistic */
+    assert_int_equal(gj_workload_check(&w, ctx), GJ_ERR_INVALID);
     gj_workload_default(&w, GJ_OP_JOIN);
     w.s_sorted = 2;
     assert_int_equal(gj_workload_check(&w, ctx), GJ_ERR_INVALID);
@@ -1195,6 +1233,7 @@ int main(void)
         cmocka_unit_test(test_zipf_helps_gfur_gathers),
         cmocka_unit_test(test_hgb_stage2_budget),
         cmocka_unit_test(test_pgb_plans),
+        cmocka_unit_test(test_pgb_direct_plans),
         cmocka_unit_test(test_pgb_wide_pass),
         cmocka_unit_test(test_claim_sample_runs),
         cmocka_unit_test(test_pgb_claimed_pass),

@@ -268,6 +268,7 @@ static void rnd_workload(gj_workload *w)
         w->filter = (int)(rnd() % 3);
     } else {
         w->sorted_keys = (int)(rnd() % 2);
+        w->key_range = rnd() % 2 ? 0 : 1 + rnd() % (1ULL << 62);
     }
 }
 
@@ -290,6 +291,7 @@ static void assert_workloads_equal(const gj_workload *a, const gj_workload *b)
     assert_int_equal(a->r_sorted, b->r_sorted);
     assert_int_equal(a->s_sorted, b->s_sorted);
     assert_int_equal(a->filter, b->filter);
+    assert_true(a->key_range == b->key_range);
 }
 
 static void test_workload_round_trip_exact(void **state)
