@@ -596,9 +596,11 @@ int gj_cli_run_groupby(int argc, char **argv)
                o.repeat, (unsigned long long)m.peak, m.checked < 0 ? "null" : m.checked ? "true" : "false",
                m.expected < 0 ? "null" : m.expected ? "true" : "false", gj_profile_name(prof));
     } else {
-        printf("group-by %llu rows%s, %llu groups found (asked %llu), %d-byte keys, %s%s, profile %s\n",
+        char span[48] = "";
+        if (o.w.key_range) snprintf(span, sizeof span, " spanning %llu values", (unsigned long long)o.w.key_range);
+        printf("group-by %llu rows%s, %llu groups found (asked %llu), %d-byte keys%s, %s%s, profile %s\n",
                (unsigned long long)o.w.rows, o.w.sorted_keys ? " in key order" : "", (unsigned long long)m.groups,
-               (unsigned long long)o.w.groups, o.w.key_bytes, gj_impl_name(impl),
+               (unsigned long long)o.w.groups, o.w.key_bytes, span, gj_impl_name(impl),
                o.impl < 0 ? " (advisor's choice)" : "", gj_profile_name(prof));
         printf("%-10s %12s %12s\n", "phase", "measured_ms", "predicted_ms");
         printf("%-10s %12.3f %12.3f\n", "group", m.phase[0], est.n_phases > 0 ? est.phase[0].ms : NAN);

@@ -73,6 +73,16 @@ static void test_grid_good(void **state)
     assert_int_equal(g->n_points, 2);
     assert_double_equal(g->points[1].w.zipf, 1.0, 0);
     gj_grid_free(g);
+    /* a groups sweep moves a span told in the base with the groups (the
+     * generator's keys 0..g-1), and leaves an untold one untold */
+    const char *span = "[{\"name\":\"s\",\"base\":{\"op\":\"groupby\",\"rows\":4096,\"groups\":16,\"key_range\":16},"
+                       "\"param\":\"groups\",\"values\":[64,1024]},"
+                       "{\"name\":\"u\",\"base\":{\"op\":\"groupby\",\"rows\":4096},\"param\":\"groups\",\"values\":[64]}]";
+    assert_int_equal(gj_grid_parse(span, "span", &g, ctx), GJ_OK);
+    assert_int_equal(g->n_points, 3);
+    assert_true(g->points[0].w.key_range == 64 && g->points[1].w.key_range == 1024);
+    assert_true(g->points[2].w.key_range == 0);
+    gj_grid_free(g);
     /* built-ins parse, within the limits the issue sets */
     assert_int_equal(gj_grid_load("default", &g, ctx), GJ_OK);
     assert_true(g->n_points >= 50 && g->n_points <= 150);

@@ -102,8 +102,11 @@ static const char DEFAULT_GRID[] =
     "\"values\":[0,1,2,4]},"
     "{\"name\":\"join-zipf-s4r\",\"base\":{" JOIN(8388608, 33554432, 4) "},\"param\":\"zipf\","
     "\"values\":[0.25,0.75,1.25]},"
-    "{\"name\":\"gb-groups-fine\",\"base\":{" GB(67108864, 4096, 4, MAXMAX) "},\"param\":\"groups\","
-    "\"values\":[4,16,64,256,1024,4096,16384,65536,262144,1048576,4194304,33554432]},"
+    /* the keys' span told (workload key_range; a groups sweep moves it with
+     * the groups): PGB's direct plan, one table up to 2^14 groups, full
+     * tables and a bit fewer above; gb-groups beside it is hashed */
+    "{\"name\":\"gb-groups-fine\",\"base\":{" GB(67108864, 4096, 4, MAXMAX) ",\"key_range\":4096},"
+    "\"param\":\"groups\",\"values\":[4,16,64,256,1024,4096,16384,65536,262144,1048576,4194304,33554432]},"
     "{\"name\":\"gb-rows\",\"base\":{" GB(67108864, 4096, 4, MAXMAX) "},\"param\":\"rows\","
     "\"values\":[4194304,16777216,134217728]},"
     "{\"name\":\"gb-rows-g1m\",\"base\":{" GB(67108864, 1048576, 4, MAXMAX) "},\"param\":\"rows\","
@@ -188,7 +191,10 @@ static int apply_param(const gj_sweep *s, int si, int index, double v, gj_worklo
         if (!(v >= 1 && v <= (double)GJ_MAX_ROWS) || !is_int(v)) BAD("%s allowed an integer 1..2^40", pn);
         if (s->param == GJ_VP_R_ROWS) w->r_rows = (uint64_t)v;
         else if (s->param == GJ_VP_S_ROWS) w->s_rows = (uint64_t)v;
-        else if (s->param == GJ_VP_GROUPS) w->groups = (uint64_t)v;
+        else if (s->param == GJ_VP_GROUPS) {
+            w->groups = (uint64_t)v;
+            if (w->key_range) w->key_range = w->groups; /* the generator's keys 0..g-1 span g */
+        }
         else if (op == GJ_OP_JOIN) w->r_rows = w->s_rows = (uint64_t)v;
         else {
             w->rows = (uint64_t)v;
