@@ -73,6 +73,7 @@ static void test_help_teaches(void **state)
     assert_non_null(strstr(out, "--file"));
     assert_non_null(strstr(out, "--expect"));
     assert_non_null(strstr(out, "--rtol"));
+    assert_non_null(strstr(out, "--key-range"));
     assert_non_null(strstr(out, "5 bad input file"));
 }
 
@@ -89,6 +90,9 @@ static void test_bad_input(void **state)
     assert_non_null(strstr(out, "--rtol=1: 0 <= X < 1"));
     assert_int_equal(RUN(out, "run", "groupby", "--file", g, "--rtol", "-0.1"), 2);
     assert_int_equal(RUN(out, "run", "groupby", "--file", ""), 2);
+    assert_int_equal(RUN(out, "run", "groupby", "--key-range", "0"), 2);
+    assert_non_null(strstr(out, "auto, unknown or 1..2^62"));
+    assert_int_equal(RUN(out, "bench", "groupby", "--key-range", "many"), 2);
     assert_int_equal(RUN(out, "bench", "groupby", "--file", g), 2);
     assert_non_null(strstr(out, "only with run groupby"));
     assert_int_equal(RUN(out, "bench", "join", "--expect", g), 2);
