@@ -1927,8 +1927,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             const int claim_max = one_call && gj_part_claims(N, GJ_PART_CLAIM_MAX_BITS, 1, GJ_PART_CLAIM_MIN);
             direct = gj_pgb_many_pick(N, g, (double)w->key_range, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kb, accw, nacc),
                                       gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, !tr,
-                                      claim_max ? GJ_PART_CLAIM_MAX_BITS : GJ_PART_WIDE_BITS,
-                                      claim_max ? GJ_PART_CLAIM_MAX_BITS : 8, -1, &bits, &ts);
+                                      claim_max, -1, &bits, &ts);
             parts = ldexp(1, bits);
         } else {
             const double per = floor(chunk_limit / 8) * 7;

@@ -834,20 +834,20 @@ uint32_t pgb_many_ts(int kw, const GbSpec &s, size_t budget)
 /* k_pgb_many's partitions and table (operators/shapes.h gj_pgb_many_choose,
  * which the model runs too): tables for two blocks an SM, or one an SM (up
  * to GJ_PGB_MANY_SMEM_BIG, 1024 threads) where that saves a partition pass
- * or, with as many passes, fills its tables less; wide_max: the most bits
- * one pass takes (10 where the partition claims). range: the keys' span
+ * or, with as many passes, fills its tables less; claims: the partition
+ * would claim a pass of the most bits (pgb_claims). range: the keys' span
  * (workload key_range, 0: unknown); returns 1 where the plan is direct
  * (operators/shapes.h gj_pgb_many_pick). GJ_PGB_BITS=<0..16> forces the
  * bits (A/B runs). */
 int pgb_many_plan(uint64_t n, uint64_t hint, uint64_t range, int kw, const GbSpec &s, uint64_t sms, bool rowids,
-                  int wide_max, int wide_max_direct, int *bits_out, uint32_t *ts_out)
+                  bool claims, int *bits_out, uint32_t *ts_out)
 {
     const char *e = getenv("GJ_PGB_BITS");
     const int force = e && *e >= '0' && *e <= '9' && atoi(e) <= 16 ? atoi(e) : -1;
     double ts = 0;
     const int direct = gj_pgb_many_pick((double)n, (double)hint, (double)range, pgb_many_ts(kw, s, PGB_MANY_SMEM),
-                                        pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), (double)sms, rowids, wide_max,
-                                        wide_max_direct, force, bits_out, &ts);
+                                        pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), (double)sms, rowids, claims,
+                                        force, bits_out, &ts);
     *ts_out = (uint32_t)ts;
     return direct;
 }
@@ -1117,7 +1117,6 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     const char *pe = getenv("GJ_PGB_PARTITION");
     const int cub = pe && !strcmp(pe, "cub");
     const bool claim_max = pgb_claims(rowids, job, nj, cub, n, GJ_PART_CLAIM_MAX_BITS);
-    const int wide_max = claim_max ? GJ_PART_CLAIM_MAX_BITS : GJ_PART_WIDE_BITS;
     /* keys of a known span (w->key_range) may take the direct plan
      * (operators/shapes.h gj_pgb_many_pick): partitioned on their own low
      * bits, unhashed, each key its own slot. GJ_PGB_DIRECT=0: never (A/B). */
@@ -1127,8 +1126,7 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     int bits = 0;
     bool direct = false;
     if (hint > PGB_FEW && !(ke && !strcmp(ke, "chunk"))) {
-        direct = pgb_many_plan(n, hint, range, kw, s, (uint64_t)c.sms, rowids, wide_max,
-                               claim_max ? GJ_PART_CLAIM_MAX_BITS : 8, &bits, &ts);
+        direct = pgb_many_plan(n, hint, range, kw, s, (uint64_t)c.sms, rowids, claim_max, &bits, &ts);
     } else {
         const uint64_t per = pgb_limit(PGB_TS, PGB_AGG_BYTES, slot_bytes) / 8 * 7;
         while (bits < 16 && (per << bits) < hint) bits++;

@@ -21,6 +21,7 @@
 #include "testutil.h"
 #include "model/model.h"
 #include "operators/groupby.h"
+#include "operators/shapes.h"
 
 static uint64_t rng_state;
 static uint64_t rnd(void)
@@ -540,6 +541,39 @@ static const gcase DIRECT[] = {
     {"span told 3000, real 200000", 1500000, 200000, 200000, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 3000},
 };
 
+/* The cases above meant for the direct plan take it (operators/shapes.h
+ * gj_pgb_many_pick, as run_pgb asks it on an H100's 132 SMs; too few rows
+ * to claim): else test_pgb_direct would pass on the hashed plan. The cases
+ * of two accumulators of MIN, MAX (the payload's width) or SUM (8 bytes). */
+static void test_direct_cases_plan(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (int c = 0; c < (int)(sizeof DIRECT / sizeof DIRECT[0]); c++) {
+        const gcase *d = &DIRECT[c];
+        int two = d->n_aggs == 2;
+        double accw[2];
+        for (int j = 0; two && j < 2; j++) {
+            two = d->aggs[j] == GJ_AGG_MIN || d->aggs[j] == GJ_AGG_MAX || d->aggs[j] == GJ_AGG_SUM;
+            accw[j] = d->aggs[j] == GJ_AGG_SUM ? 8 : d->pw[j];
+        }
+        if (!two) continue;
+        assert_false(gj_part_claims((double)d->n, GJ_PART_CLAIM_MAX_BITS, 1, GJ_PART_CLAIM_MIN));
+        for (int rowids = 0; rowids <= 1; rowids++) {
+            int bits;
+            double ts;
+            const int direct = gj_pgb_many_pick((double)d->n, (double)d->hint, (double)d->krange,
+                                                gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, d->kw, accw, 2),
+                                                gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, d->kw, accw, 2), 132, rowids, 0,
+                                                -1, &bits, &ts);
+            if (!direct) print_error("%s (%s): not the direct plan\n", d->name, rowids ? "PGB-UR" : "PGB-TR");
+            assert_true(direct);
+        }
+        checked++;
+    }
+    assert_true(checked >= 5);
+}
+
 static void test_pgb_direct(void **state)
 {
     (void)state;
@@ -660,6 +694,7 @@ int main(void)
         cmocka_unit_test(test_all_impls),
         cmocka_unit_test(test_hgb_onepass),
         cmocka_unit_test(test_pgb_partitions),
+        cmocka_unit_test(test_direct_cases_plan),
         cmocka_unit_test(test_pgb_direct),
         cmocka_unit_test(test_sort_only_aggs),
         cmocka_unit_test(test_sgb_in_order),

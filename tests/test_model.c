@@ -946,7 +946,7 @@ static int pgb_pick(double groups, double range, int kw, int *bits, double *ts)
 {
     const double w[2] = {4, 4};
     return gj_pgb_many_pick(268435456, groups, range, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kw, w, 2),
-                            gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kw, w, 2), 132, 0, 10, 10, -1, bits, ts);
+                            gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kw, w, 2), 132, 0, 1, -1, bits, ts);
 }
 
 static void test_pgb_direct_plans(void **state)
