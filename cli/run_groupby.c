@@ -93,7 +93,8 @@ static void help_bench(void)
            "\n"
            "CSV, one row per (implementation, g): median ms by phase, predicted ms, throughput,\n"
            "bytes that must move (keys and payloads read once) and the ratio to that floor at\n"
-           "B_G = --bg GB/s (default: the profile's bw_seq).\n"
+           "B_G = --bg GB/s (default: the profile's bw_seq), and the keys' span told to the\n"
+           "operators (--key-range; 0: unknown).\n"
            "\n"
            "examples:\n"
            "  gjadvise bench groupby --sweep groups=2^1:2^26\n"
@@ -638,7 +639,7 @@ int gj_cli_bench_groupby(int argc, char **argv)
     if ((ex = gj_cli_exec_setup(cmd, o.db, o.profile, o.no_log, &prof, &db, note, sizeof note))) goto done;
     double bg = o.bg > 0 ? o.bg : gj_profile_hw(prof)->bw_seq;
     printf("impl,key_bytes,rows,groups_param,groups,median_ms,group_ms,aggregate_ms,predicted_ms,"
-           "grows_per_s,bytes,floor_ms,ratio,check\n");
+           "grows_per_s,bytes,floor_ms,ratio,check,key_range\n");
     for (uint64_t g = o.g_lo; g <= o.g_hi && g <= o.w.rows; g *= o.g_mul) {
         gb_input in;
         gj_workload w = o.w;
@@ -656,15 +657,16 @@ int gj_cli_bench_groupby(int argc, char **argv)
             gj_profile_estimate(impl, &w, prof, &est, NULL);
             rc = measure(impl, &in, &w, o.repeat, o.check, NULL, NULL, 0, &m, ctx);
             if (rc) {
-                printf("%s,%d,%llu,%llu,,,,,,,,,,error: %s\n", gj_impl_name(impl), w.key_bytes, (unsigned long long)w.rows,
-                       (unsigned long long)g, gj_ctx_errmsg(ctx));
+                printf("%s,%d,%llu,%llu,,,,,,,,,,error: %s,%llu\n", gj_impl_name(impl), w.key_bytes,
+                       (unsigned long long)w.rows, (unsigned long long)g, gj_ctx_errmsg(ctx),
+                       (unsigned long long)w.key_range);
                 continue;
             }
             gj_cli_log_exec(db, prof, &w, impl, &est, m.ms, m.phase, 2, m.checked, o.repeat, "bench");
-            printf("%s,%d,%llu,%llu,%llu,%.4f,%.4f,%.4f,%.4f,%.4g,%.0f,%.4f,%.3f,%s\n", gj_impl_name(impl), w.key_bytes,
-                   (unsigned long long)w.rows, (unsigned long long)g, (unsigned long long)m.groups, m.ms, m.phase[0],
-                   m.phase[1], est.ms, w.rows / m.ms * 1e3, bytes, floor_ms, m.ms / floor_ms,
-                   m.checked < 0 ? "" : m.checked ? "ok" : "WRONG");
+            printf("%s,%d,%llu,%llu,%llu,%.4f,%.4f,%.4f,%.4f,%.4g,%.0f,%.4f,%.3f,%s,%llu\n", gj_impl_name(impl),
+                   w.key_bytes, (unsigned long long)w.rows, (unsigned long long)g, (unsigned long long)m.groups, m.ms,
+                   m.phase[0], m.phase[1], est.ms, w.rows / m.ms * 1e3, bytes, floor_ms, m.ms / floor_ms,
+                   m.checked < 0 ? "" : m.checked ? "ok" : "WRONG", (unsigned long long)w.key_range);
             fflush(stdout);
         }
         input_free(&in);
