@@ -1969,23 +1969,28 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * partitions they are hashed first (a direct plan's are not) */
         if (bits == 0 && !direct) seq(a, "hash keys", 2.0 * N * kb);
         if (claims) /* one row in GJ_PART_CLAIM_SAMPLE, in runs of GJ_PART_CLAIM_RUN: a sector a run */
-            gather(a, "sample of the hashed keys (claimed pass)",
+            gather(a, direct ? "sample of the keys (claimed pass)" : "sample of the hashed keys (claimed pass)",
                    ceil(N / (GJ_PART_CLAIM_SAMPLE * GJ_PART_CLAIM_RUN)) * ceil(GJ_PART_CLAIM_RUN * kb / 32.0), kb, N,
                    32, 0);
+        /* the terms' names say what the partition takes its bits from: the
+         * hashed keys, or a direct plan's keys themselves */
         if (bits && !tr) {
             /* the partition makes the row ids in its first pass */
-            partition_claims(a, claims ? "partition (hash, row id), claimed" : "partition (hash, row id)", N, kb, 4,
-                             bits, 1, 0, 1, claims);
+            static const char *ids[2][2] = {{"partition (hash, row id)", "partition (hash, row id), claimed"},
+                                            {"partition (key, row id)", "partition (key, row id), claimed"}};
+            partition_claims(a, ids[direct][claims], N, kb, 4, bits, 1, 0, 1, claims);
         } else if (bits) {
             /* the payload columns travel with the key, two 4-byte columns
              * packed into one 8-byte value as they are read */
+            static const char *pairs[2][2] = {
+                {"partition (hash, payload pair or 8-byte column)", "partition (hash, payload pair), claimed"},
+                {"partition (key, payload pair or 8-byte column)", "partition (key, payload pair), claimed"}};
             int jobs = pb == 4 ? P / 2 : P, odd = pb == 4 ? P % 2 : 0;
             for (int c = 0; c < jobs; c++)
-                partition_claims(a,
-                                 claims ? "partition (hash, payload pair), claimed"
-                                        : "partition (hash, payload pair or 8-byte column)",
-                                 N, kb, 8, bits, 1, pb == 4, 1, claims);
-            if (odd) partition_wide(a, "partition (hash, last 4-byte column)", N, kb, 4, bits, 1, 0, 1);
+                partition_claims(a, pairs[direct][claims], N, kb, 8, bits, 1, pb == 4, 1, claims);
+            if (odd)
+                partition_wide(a, direct ? "partition (key, last 4-byte column)" : "partition (hash, last 4-byte column)",
+                               N, kb, 4, bits, 1, 0, 1);
         }
         /* one binary search per partition (bounds_kernel), but for a claimed
          * pass, which leaves its bins' bounds */
