@@ -261,12 +261,13 @@ static void seq(acc *a, const char *what, double bytes)
  * to GJ_PART_CLAIM_MAX_BITS: 10 bits at GJ_PART_WIDE10_COST an 8-bit
  * pass) without its histogram (the caller charges its sample): the calibrated
  * pair pass GJ_PART_CLAIM_SCATTER of its time, other passes their
- * histogram's bytes less. */
+ * histogram's bytes less. res: the claimed pass writes 2-byte key
+ * residues (a direct plan's, operators/join_partition.h GJ_PART_RES16). */
 static void partition_claims(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed,
-                             int wide, int claims)
+                             int wide, int claims, int res)
 {
     int passes = claims ? 1 : gj_part_passes(bits, own && wide);
-    double hist = claims ? 0 : n * kb, moved = passes * n * 2.0 * (kb + vb);
+    double hist = claims ? 0 : n * kb, moved = passes * n * (2.0 * (kb + vb) - (claims && res ? kb - 2 : 0));
     const double cost = passes == 1 && bits > GJ_PART_WIDE_BITS ? GJ_PART_WIDE10_COST
                         : passes == 1 && bits > 8              ? gj_part_wide_cost(a->hw)
                                                                : 1;
@@ -290,7 +291,7 @@ static void partition_claims(acc *a, const char *what, double n, int kb, int vb,
 static void partition_wide(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed,
                            int wide)
 {
-    partition_claims(a, what, n, kb, vb, bits, own, packed, wide, 0);
+    partition_claims(a, what, n, kb, vb, bits, own, packed, wide, 0, 0);
 }
 
 static void partition(acc *a, const char *what, double n, int kb, int vb, int bits, int own, int packed)
@@ -1978,7 +1979,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             /* the partition makes the row ids in its first pass */
             static const char *ids[2][2] = {{"partition (hash, row id)", "partition (hash, row id), claimed"},
                                             {"partition (key, row id)", "partition (key, row id), claimed"}};
-            partition_claims(a, ids[direct][claims], N, kb, 4, bits, 1, 0, 1, claims);
+            partition_claims(a, ids[direct][claims], N, kb, 4, bits, 1, 0, 1, claims, direct);
         } else if (bits) {
             /* the payload columns travel with the key, two 4-byte columns
              * packed into one 8-byte value as they are read */
@@ -1987,7 +1988,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
                 {"partition (key, payload pair or 8-byte column)", "partition (key, payload pair), claimed"}};
             int jobs = pb == 4 ? P / 2 : P, odd = pb == 4 ? P % 2 : 0;
             for (int c = 0; c < jobs; c++)
-                partition_claims(a, pairs[direct][claims], N, kb, 8, bits, 1, pb == 4, 1, claims);
+                partition_claims(a, pairs[direct][claims], N, kb, 8, bits, 1, pb == 4, 1, claims, direct);
             if (odd)
                 partition_wide(a, direct ? "partition (key, last 4-byte column)" : "partition (hash, last 4-byte column)",
                                N, kb, 4, bits, 1, 0, 1);
@@ -1997,7 +1998,10 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         if (!claims)
             gather(a, "partition bounds (binary searches)", (parts + 1) * ceil(log2(fmax(N, 2))), kb, N, 32, 0);
         begin(a, "aggregate");
-        seq(a, many ? "read hashed keys once" : "read hashed keys twice (count, aggregate)", (many ? 1.0 : 2.0) * N * kb);
+        if (direct && claims) /* the claimed pass left 2-byte residues (GJ_PART_RES16) */
+            seq(a, "read key residues once", 2.0 * N);
+        else
+            seq(a, many ? "read hashed keys once" : "read hashed keys twice (count, aggregate)", (many ? 1.0 : 2.0) * N * kb);
         if (!tr && bits) {
             /* ids are increasing inside a partition: a warp spans about as
              * many rows as there are non-empty partitions */

@@ -914,7 +914,9 @@ static bool pgb_claims(bool rowids, const PgbJob *job, int nj, int cub, uint64_t
  * points at its half and r.sshift[j] = 1); every pass rewrites hs with the
  * same keys. room (pgb_claims): the one call tries the claimed pass first
  * into outputs of room rows, its words at `words`; *claimed says whether it
- * held (else the exact pass ran after it). */
+ * held (else the exact pass ran after it). A direct plan's claim writes
+ * the keys' 2-byte residues to hs (join_partition.h GJ_PART_RES16: 2 bytes
+ * a row less to write, then to read; its fallback writes the keys). */
 template <typename K>
 int pgb_partition(Ctx &c, bool rowids, const PgbJob *job, int nj, int cub, bool direct, const void *keys, void *hs,
                   uint64_t n, int bits, GbSpec &r, void **rowid, uint64_t room, uint32_t *words, int *claimed)
@@ -932,7 +934,8 @@ int pgb_partition(Ctx &c, bool rowids, const PgbJob *job, int nj, int cub, bool 
         const void *a = rowids ? NULL : job[i].a, *b = rowids ? NULL : job[i].b;
         void *v = NULL;
         GJ_CUDA(gj_arena_alloc(&c.ar, &v, rows * vw));
-        if (room && (rc = gj_join_partition_claim(kw, keys, hs, mode | hash, a, b, v, n, bits, room, words, claimed,
+        if (room && (rc = gj_join_partition_claim(kw, keys, hs, mode | (direct ? GJ_PART_RES16 : hash), a, b, v, n,
+                                                  bits, room, words, claimed,
                                                   c.st, ctx)))
             goto done;
         if (!*claimed &&
@@ -1166,6 +1169,10 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
         PgbArgs a = {n, P - 1, 0, (const uint32_t *)start, NULL, (const uint32_t *)rowid};
         a.probe = direct ? PGB_PROBE_DIRECT : PGB_PROBE_DOUBLE;
         a.end = claimed ? (const uint32_t *)start + 2 * P : (const uint32_t *)start + 1;
+        if (direct && claimed) { /* the claim wrote the keys' residues (GJ_PART_RES16) */
+            a.res = (const uint16_t *)hs;
+            a.key0 = in->key.data;
+        }
         rc = pgb_chunks<K, PGB_TS>(c, in, w, r, ap, hidden, (const K *)hs, a, P, hint, PGB_AGG_BYTES, ts, out);
         if (rc) goto done;
     }

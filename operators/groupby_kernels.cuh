@@ -1296,6 +1296,38 @@ struct PgbArgs {
     int probe; /* pgb_slot's probes: PGB_PROBE_DOUBLE, or _LINEAR (A/B, GJ_PGB_PROBE=linear),
                 * or _DIRECT (a direct plan: the keys are not hashed) */
     const uint32_t *end; /* P partition ends: start + 1 (contiguous), or a claimed pass's */
+    /* A direct plan's claimed pass (operators/join_partition.h
+     * GJ_PART_RES16): each row's key as a 2-byte residue in res, its base
+     * the input's first key (key0) above the partition's bits; NULL: the
+     * keys as they are. k_pgb_many only. */
+    const uint16_t *res;
+    const void *key0;
+};
+
+/* Where a block's keys come from (PgbArgs.res): h, or the residues of
+ * partition `part` of pb bits, a key (base + residue) << pb | part. */
+template <typename K>
+struct PgbKeys {
+    const K *h;
+    const uint16_t *res;
+    uint64_t base, part;
+    int pb;
+    __device__ K dec(uint16_t r) const { return (K)(((base + (uint64_t)(int64_t)(int16_t)r) << pb) | part); }
+    __device__ K at(uint64_t i) const { return res ? dec(res[i]) : h[i]; }
+    /* four keys from row r0 (a multiple of 4), inside the piece: 16-byte
+     * loads of keys, or one 8-byte load of residues */
+    __device__ void load4(uint64_t r0, uint64_t hi, K k[4]) const
+    {
+        if (!res) {
+            op_loadk(h, r0, hi, true, k);
+            return;
+        }
+        const uint2 q = __ldcs((const uint2 *)(res + r0));
+        k[0] = dec((uint16_t)q.x);
+        k[1] = dec((uint16_t)(q.x >> 16));
+        k[2] = dec((uint16_t)q.y);
+        k[3] = dec((uint16_t)(q.y >> 16));
+    }
 };
 
 /* The work items: each partition's pieces, ceil(rows / T) (none for an
@@ -1470,11 +1502,11 @@ __device__ __forceinline__ PgbTile pgb_tile(uint64_t wb, bool rowids, uint64_t l
 /* A tile's hashed keys and input rows (row ids for PGB-UR, else the
  * position); vec: all four inside and the columns 16-byte aligned. */
 template <typename K>
-__device__ __forceinline__ void pgb_tile_rows(const K *h, const uint32_t *rowid, const PgbTile &t, bool vec,
+__device__ __forceinline__ void pgb_tile_rows(const PgbKeys<K> &ks, const uint32_t *rowid, const PgbTile &t, bool vec,
                                               K k[4], uint64_t row[4])
 {
     if (vec && t.st == 1) {
-        op_loadk(h, t.r0, t.hi, true, k);
+        ks.load4(t.r0, t.hi, k);
         uint32_t id[4];
         if (rowid) op_load32(rowid, t.r0, t.hi, true, id);
 #pragma unroll
@@ -1484,7 +1516,7 @@ __device__ __forceinline__ void pgb_tile_rows(const K *h, const uint32_t *rowid,
 #pragma unroll
     for (int u = 0; u < 4; u++) {
         const bool in = t.in(u);
-        k[u] = in ? h[t.row(u)] : (K)0;
+        k[u] = in ? ks.at(t.row(u)) : (K)0;
         row[u] = !in ? 0 : rowid ? rowid[t.row(u)] : t.row(u);
     }
 }
@@ -1605,7 +1637,7 @@ k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned 
         uint64_t row[4];
         uint32_t sl[4];
         bool glob[4];
-        pgb_tile_rows(h, a.rowid, t, full && kal, k, row);
+        pgb_tile_rows(PgbKeys<K>{h}, a.rowid, t, full && kal, k, row);
 #pragma unroll
         for (int u = 0; u < 4; u++) {
             sl[u] = GB_EMPTY;
@@ -1792,14 +1824,14 @@ __device__ __forceinline__ void pgb_lean_combine(unsigned char *b0, unsigned cha
         }
 }
 template <typename K>
-__device__ __forceinline__ void pgb_lean_tile(const K *h, const uint64_t *pv, uint64_t r0, uint64_t hi, const GbSpec &s,
-                                              const PgbArgs &a, const GTable<K> &gt, K *out_key, unsigned char *smem,
-                                              uint32_t tmask, int sh, int lean)
+__device__ __forceinline__ void pgb_lean_tile(const PgbKeys<K> &ks, const uint64_t *pv, uint64_t r0, uint64_t hi,
+                                              const GbSpec &s, const PgbArgs &a, const GTable<K> &gt, K *out_key,
+                                              unsigned char *smem, uint32_t tmask, int sh, int lean)
 {
     K k[4];
     uint64_t pr[4];
     uint32_t va[4], vb[4], sl[4];
-    op_loadk(h, r0, hi, true, k);
+    ks.load4(r0, hi, k);
     op_load(pv, 8, r0, hi, true, pr);
 #pragma unroll
     for (int u = 0; u < 4; u++) {
@@ -1850,6 +1882,8 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     if (lo >= hi) return;
     const uint32_t tmask = ts - 1;
     const int sh = 64 - (31 - __clz((int)ts)), pb = __popcll(a.pmask); /* pb: hash_frac's partition bits */
+    const PgbKeys<K> ks = {h, a.res, a.res ? (uint64_t)(((const K *)a.key0)[0] >> pb) : 0,
+                           a.res ? pgb_part(a, blockIdx.x) : 0, pb};
     pgb_many_init<K>(smem, s, ts);
     if (threadIdx.x == 0) { nwhole = 0; rank = 0; }
     __syncthreads();
@@ -1874,13 +1908,13 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
         const PgbTile t = pgb_tile(wb, a.rowid, lo, hi);
         const bool in4 = t.full();
         if (lean >= 0 && __all_sync(~0u, in4)) {
-            pgb_lean_tile<K>(h, pv, t.r0, hi, s, a, gt, out_key, smem, tmask, sh, lean);
+            pgb_lean_tile<K>(ks, pv, t.r0, hi, s, a, gt, out_key, smem, tmask, sh, lean);
             continue;
         }
         K k[4];
         uint64_t row[4];
         uint32_t va[4] = {0, 0, 0, 0}, vb[4] = {0, 0, 0, 0}, sl[4];
-        pgb_tile_rows(h, a.rowid, t, aligned && in4, k, row);
+        pgb_tile_rows(ks, a.rowid, t, aligned && in4, k, row);
         if (packed) { /* st 1 */
             uint64_t pr[4];
             if (aligned && in4) op_load(pv, 8, t.r0, hi, true, pr);

@@ -2382,7 +2382,7 @@ done:
  * built first, as the joins did before the custom partition; hashed keys
  * too, when asked) */
 /* gj_join_partition_claim's body for hashed keys (HASH) or a direct
- * plan's */
+ * plan's (their residues: part_scatter_kernel's CLAIM without HASH) */
 template <bool HASH>
 int claim_dispatch(Job *j, int key_width, int mode, const void *kin, void *kout, const void *va, const void *vb,
                    void *vout, u64 n, int bits, u64 room, uint32_t *words, int *claimed)
@@ -2484,17 +2484,19 @@ extern "C" int gj_join_partition_claim(int key_width, const void *kin, void *kou
     memset(j, 0, sizeof *j);
     j->ctx = ctx;
     j->mem.s = (cudaStream_t)stream;
-    const bool hash = mode & GJ_PART_HASH;
-    mode &= ~GJ_PART_HASH;
+    const bool hash = mode & GJ_PART_HASH, res = mode & GJ_PART_RES16;
+    mode &= ~(GJ_PART_HASH | GJ_PART_RES16);
     if (claimed) *claimed = 0;
-    if ((key_width != 4 && key_width != 8) || (mode != GJ_PART_IOTA && mode != GJ_PART_PACK) || bits < 1 ||
+    if ((key_width != 4 && key_width != 8) || (mode != GJ_PART_IOTA && mode != GJ_PART_PACK) || hash == res ||
+        bits < 1 ||
         bits > GJ_PART_CLAIM_MAX_BITS || !claimed || !words || n == 0 || room < (uint64_t)gj_part_claim_room((double)n, bits) ||
         room + n >= (1ULL << 32)) {
         rc = gj_seterr(ctx, GJ_ERR_INVALID,
-                       "gj_join_partition_claim: key_width=%d mode=%d hash=%d bits=%d n=%llu room=%llu (4 or 8; "
-                       "IOTA or PACK; 1..10 bits; n > 0; room >= gj_part_claim_room(n, bits) = %.0f, "
-                       "room + n under 2^32: the bins' cursors)",
-                       key_width, mode, (int)hash, bits, (unsigned long long)n, (unsigned long long)room,
+                       "gj_join_partition_claim: key_width=%d mode=%d hash=%d res16=%d bits=%d n=%llu room=%llu "
+                       "(4 or 8; IOTA or PACK; hashed keys or a direct plan's residues, one of the two; 1..10 "
+                       "bits; n > 0; room >= gj_part_claim_room(n, bits) = %.0f, room + n under 2^32: the bins' "
+                       "cursors)",
+                       key_width, mode, (int)hash, (int)res, bits, (unsigned long long)n, (unsigned long long)room,
                        gj_part_claim_room((double)n, bits));
         goto done;
     }

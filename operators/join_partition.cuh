@@ -264,7 +264,10 @@ union PartSmem {
  * its room's end, its cursor, then the overflow flag), and a tile takes
  * its run in each bin with one atomic add on the bin's cursor; a run past
  * the room sets the flag and is written at the bin's start instead
- * (inside the output; the caller discards the pass). */
+ * (inside the output; the caller discards the pass). CLAIM without HASH
+ * (a direct plan's keys: join_partition.h GJ_PART_RES16) writes each key
+ * as its 2-byte residue above the partition's bits, from kin[0]'s; one out
+ * of int16's reach sets the flag too. */
 template <typename K, typename V, int MODE, int THREADS, int ITEMS, int MINB, bool HASH = false, bool DYN = false,
           int SEG = 0, int RB = 8, bool CLAIM = false>
 __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
@@ -300,6 +303,10 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
     const PartDigit<K, SEG == SEG_HALVES> dig = {lo, mask, seg.hs};
     const PartSecond<K, V> sc = part_second(seg);
     const unsigned long long wbase = warp * (ITEMS * 32) + lane;
+    /* RES: residues (k >> rbits) - rbase, the claim's flag where one leaves int16 */
+    constexpr bool RES = CLAIM && !HASH;
+    const int rbits = RES ? __popc(mask) : 0;
+    const long long rbase = RES && n ? (long long)(kin[0] >> rbits) : 0;
     K keys[ITEMS];
     if (blockIdx.x < tiles) {
 #pragma unroll
@@ -367,7 +374,13 @@ __global__ __launch_bounds__(THREADS, MINB) void part_scatter_kernel(
             if (p < valid) {
                 const K k = u.k[p];
                 dst[i] = off[dig.Digit(k)] + p;
-                part_kput<SEG>(kout, sc, dst[i], k);
+                if constexpr (RES) {
+                    const long long d = (long long)(k >> rbits) - rbase;
+                    if (d != (int16_t)d) *((volatile uint32_t *)offs + 4 * (mask + 1)) = 1u;
+                    ((uint16_t *)kout)[dst[i]] = (uint16_t)d;
+                } else {
+                    part_kput<SEG>(kout, sc, dst[i], k);
+                }
             }
         }
         __syncthreads();

@@ -1154,11 +1154,18 @@ static int cmp_row(const void *x, const void *y)
  * worst case that its margin still covers), IOTA or PACK values, `bits`
  * bits: the claimed pass against the exact one, bin by bin as multisets of
  * (hashed key, value); the adversarial sample must make the pass decline
- * (claimed 0). */
-enum { CLAIM_RANDOM, CLAIM_ADVERSARIAL, CLAIM_RUNS };
+ * (claimed 0). CLAIM_SPAN: a direct plan's keys (GJ_PART_RES16, unhashed),
+ * spanning 2^14 values a partition from a base with the high bits set,
+ * whose residues decode to the exact pass's keys; CLAIM_SPAN_WIDE: a span
+ * past int16's reach (a workload's span told too small), declined. */
+enum { CLAIM_RANDOM, CLAIM_ADVERSARIAL, CLAIM_RUNS, CLAIM_SPAN, CLAIM_SPAN_WIDE };
 static void claim_case(int kw, int mode, uint64_t n, int bits, int shape)
 {
-    const int adversarial = shape == CLAIM_ADVERSARIAL;
+    const int adversarial = shape == CLAIM_ADVERSARIAL || shape == CLAIM_SPAN_WIDE;
+    const int res = shape == CLAIM_SPAN || shape == CLAIM_SPAN_WIDE;
+    const int hash = res ? GJ_PART_RES16 : GJ_PART_HASH;
+    const uint64_t span = (shape == CLAIM_SPAN ? 16384ull : 40000ull) << bits;
+    const uint64_t base = kw == 4 ? 0xf0000000ull - 12345 : 0xfff0000000000000ull + 987654321;
     const int vw = mode == GJ_PART_IOTA ? 4 : 8;
     const uint32_t nb = 1u << bits, mask = nb - 1;
     const uint64_t room = (uint64_t)gj_part_claim_room((double)n, bits);
@@ -1170,13 +1177,14 @@ static void claim_case(int kw, int mode, uint64_t n, int bits, int shape)
     while ((test_hash_key(kw, k1) & mask) == (test_hash_key(kw, k0) & mask)) k1++;
     uint64_t key = 0;
     for (uint64_t i = 0; i < n; i++) {
-        if (shape != CLAIM_RUNS || i % GJ_PART_CLAIM_RUN == 0) key = adversarial ? k1 : rnd();
+        if (res) key = base + rnd() % span;
+        else if (shape != CLAIM_RUNS || i % GJ_PART_CLAIM_RUN == 0) key = adversarial ? k1 : rnd();
         if (kw == 4) ((uint32_t *)k)[i] = (uint32_t)key;
         else ((uint64_t *)k)[i] = key;
         a[i] = (uint32_t)rnd();
         b[i] = (uint32_t)rnd();
     }
-    if (adversarial) /* the rows the sample reads (operators/join_api.cu claim_sample_kernel) */
+    if (shape == CLAIM_ADVERSARIAL) /* the rows the sample reads (operators/join_api.cu claim_sample_kernel) */
         for (uint64_t j = 0; j * GJ_PART_CLAIM_SAMPLE * GJ_PART_CLAIM_RUN < n; j++)
             for (uint64_t r = gj_part_claim_run(j, n), i = 0; i < GJ_PART_CLAIM_RUN && r + i < n; i++)
                 ((uint32_t *)k)[r + i] = k0;
@@ -1193,21 +1201,23 @@ static void claim_case(int kw, int mode, uint64_t n, int bits, int shape)
     assert_int_equal(cudaMemcpy(da, a, n * 4, cudaMemcpyHostToDevice), cudaSuccess);
     assert_int_equal(cudaMemcpy(db, b, n * 4, cudaMemcpyHostToDevice), cudaSuccess);
     /* the exact pass: the reference */
-    assert_int_equal(gj_join_partition(kw, dk, dko, mode | GJ_PART_HASH, da, db, dvo, n, bits, 0, NULL, ctx), GJ_OK);
+    assert_int_equal(gj_join_partition(kw, dk, dko, mode | (res ? 0 : GJ_PART_HASH), da, db, dvo, n, bits, 0, NULL, ctx),
+                     GJ_OK);
     assert_int_equal(cudaMemcpy(ek, dko, n * kw, cudaMemcpyDeviceToHost), cudaSuccess);
     assert_int_equal(cudaMemcpy(ev, dvo, n * vw, cudaMemcpyDeviceToHost), cudaSuccess);
     int claimed = -1;
-    int rc = gj_join_partition_claim(kw, dk, dko, mode | GJ_PART_HASH, da, db, dvo, n, bits, room, dw, &claimed,
-                                     NULL, ctx);
+    int rc = gj_join_partition_claim(kw, dk, dko, mode | hash, da, db, dvo, n, bits, room, dw, &claimed, NULL, ctx);
     if (rc != GJ_OK) fprintf(stderr, "gj_join_partition_claim: %s\n", gj_ctx_errmsg(ctx));
     assert_int_equal(rc, GJ_OK);
     if (adversarial) {
-        if (claimed) fprintf(stderr, "claim kw=%d n=%llu bits=%d: the adversarial sample was not declined\n", kw,
-                             (unsigned long long)n, bits);
+        if (claimed) fprintf(stderr, "claim kw=%d n=%llu bits=%d: the adversarial %s was not declined\n", kw,
+                             (unsigned long long)n, bits, res ? "span" : "sample");
         assert_int_equal(claimed, 0);
     } else {
         assert_int_equal(claimed, 1);
         assert_int_equal(cudaMemcpy(gk, dko, room * kw, cudaMemcpyDeviceToHost), cudaSuccess);
+        /* residues: the keys back from their bins (k0 the first input key) */
+        const uint64_t k0 = kw == 4 ? ((uint32_t *)k)[0] : ((uint64_t *)k)[0];
         assert_int_equal(cudaMemcpy(gv, dvo, room * vw, cudaMemcpyDeviceToHost), cudaSuccess);
         assert_int_equal(cudaMemcpy(wh, dw, (4 * nb + 2) * 4, cudaMemcpyDeviceToHost), cudaSuccess);
         uint64_t at = 0, bad = 0;
@@ -1226,7 +1236,9 @@ static void claim_case(int kw, int mode, uint64_t n, int bits, int shape)
                 const uint64_t x = at + i, y = s0 + i;
                 ra[2 * i] = kw == 4 ? ((uint32_t *)ek)[x] : ((uint64_t *)ek)[x];
                 ra[2 * i + 1] = vw == 4 ? ((uint32_t *)ev)[x] : ((uint64_t *)ev)[x];
-                rb[2 * i] = kw == 4 ? ((uint32_t *)gk)[y] : ((uint64_t *)gk)[y];
+                rb[2 * i] = res ? ((k0 >> bits) + (uint64_t)(int64_t)((int16_t *)gk)[y]) << bits | d
+                            : kw == 4 ? ((uint32_t *)gk)[y] : ((uint64_t *)gk)[y];
+                if (res && kw == 4) rb[2 * i] &= 0xffffffffull;
                 rb[2 * i + 1] = vw == 4 ? ((uint32_t *)gv)[y] : ((uint64_t *)gv)[y];
             }
             qsort(ra, c, 16, cmp_row);
@@ -1270,9 +1282,13 @@ static void test_gpu_partition_claim(void **state)
                                              1 << 20, w, &claimed, NULL, NULL),
                      GJ_ERR_INVALID);
     assert_int_equal(claimed, 0);
-    assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_PACK, NULL, NULL, NULL, 100, 8, 1 << 20, w,
+    const uint64_t room100 = (uint64_t)gj_part_claim_room(100.0, 8);
+    assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_PACK, NULL, NULL, NULL, 100, 8, room100, w,
                                              &claimed, NULL, NULL),
-                     GJ_ERR_INVALID); /* not hashed */
+                     GJ_ERR_INVALID); /* neither hashed nor residues */
+    assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_PACK | GJ_PART_HASH | GJ_PART_RES16, NULL, NULL,
+                                             NULL, 100, 8, room100, w, &claimed, NULL, NULL),
+                     GJ_ERR_INVALID); /* both */
     assert_int_equal(gj_join_partition_claim(4, NULL, NULL, GJ_PART_IOTA | GJ_PART_HASH, NULL, NULL, NULL, 100, 11,
                                              1 << 24, w, &claimed, NULL, NULL),
                      GJ_ERR_INVALID); /* 11 bits: two passes */
@@ -1307,6 +1323,14 @@ static void test_gpu_partition_claim(void **state)
     claim_case(4, GJ_PART_PACK, 2000000, 9, CLAIM_ADVERSARIAL);
     claim_case(4, GJ_PART_PACK, 2000000, 8, CLAIM_ADVERSARIAL);
     claim_case(4, GJ_PART_IOTA, 300000, 3, CLAIM_ADVERSARIAL);
+    /* a direct plan's residues at the three tile shapes, and a span too wide */
+    for (int kw = 4; kw <= 8; kw += 4) {
+        claim_case(kw, GJ_PART_PACK, 3000017, 8, CLAIM_SPAN);
+        claim_case(kw, GJ_PART_IOTA, 1000003, 9, CLAIM_SPAN);
+        claim_case(kw, GJ_PART_PACK, 5000011, 10, CLAIM_SPAN);
+        claim_case(kw, GJ_PART_IOTA, 1, 3, CLAIM_SPAN);
+        claim_case(kw, GJ_PART_PACK, 2000000, 8, CLAIM_SPAN_WIDE);
+    }
 }
 
 int main(void)
