@@ -1304,29 +1304,30 @@ struct PgbArgs {
     const void *key0;
 };
 
-/* Where a block's keys come from (PgbArgs.res): h, or the residues of
- * partition `part` of pb bits, a key (base + residue) << pb | part. */
+/* Where a block's keys come from: p, the keys, or (mul != 0) the 2-byte
+ * residues of PgbArgs.res, a key kbase + residue * mul (kbase: the base
+ * key above the partition's bits with the partition's own, mul 2^pb). One
+ * pointer and two words: k_pgb_many's 3-blocks build spills past 40
+ * registers. */
 template <typename K>
 struct PgbKeys {
-    const K *h;
-    const uint16_t *res;
-    uint64_t base, part;
-    int pb;
-    __device__ K dec(uint16_t r) const { return (K)(((base + (uint64_t)(int64_t)(int16_t)r) << pb) | part); }
-    __device__ K at(uint64_t i) const { return res ? dec(res[i]) : h[i]; }
+    const void *p;
+    K kbase, mul;
+    __device__ K dec(int32_t r) const { return kbase + (K)r * mul; }
+    __device__ K at(uint64_t i) const { return mul ? dec(((const int16_t *)p)[i]) : ((const K *)p)[i]; }
     /* four keys from row r0 (a multiple of 4), inside the piece: 16-byte
      * loads of keys, or one 8-byte load of residues */
     __device__ void load4(uint64_t r0, uint64_t hi, K k[4]) const
     {
-        if (!res) {
-            op_loadk(h, r0, hi, true, k);
+        if (!mul) {
+            op_loadk((const K *)p, r0, hi, true, k);
             return;
         }
-        const uint2 q = __ldcs((const uint2 *)(res + r0));
-        k[0] = dec((uint16_t)q.x);
-        k[1] = dec((uint16_t)(q.x >> 16));
-        k[2] = dec((uint16_t)q.y);
-        k[3] = dec((uint16_t)(q.y >> 16));
+        const uint2 q = __ldcs((const uint2 *)((const uint16_t *)p + r0));
+        k[0] = dec((int32_t)(q.x << 16) >> 16); /* the low halves, sign-extended */
+        k[1] = dec((int32_t)q.x >> 16);
+        k[2] = dec((int32_t)(q.y << 16) >> 16);
+        k[3] = dec((int32_t)q.y >> 16);
     }
 };
 
@@ -1637,7 +1638,7 @@ k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned 
         uint64_t row[4];
         uint32_t sl[4];
         bool glob[4];
-        pgb_tile_rows(PgbKeys<K>{h}, a.rowid, t, full && kal, k, row);
+        pgb_tile_rows(PgbKeys<K>{h, 0, 0}, a.rowid, t, full && kal, k, row);
 #pragma unroll
         for (int u = 0; u < 4; u++) {
             sl[u] = GB_EMPTY;
@@ -1882,8 +1883,9 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     if (lo >= hi) return;
     const uint32_t tmask = ts - 1;
     const int sh = 64 - (31 - __clz((int)ts)), pb = __popcll(a.pmask); /* pb: hash_frac's partition bits */
-    const PgbKeys<K> ks = {h, a.res, a.res ? (uint64_t)(((const K *)a.key0)[0] >> pb) : 0,
-                           a.res ? pgb_part(a, blockIdx.x) : 0, pb};
+    const PgbKeys<K> ks = {a.res ? (const void *)a.res : (const void *)h,
+                           a.res ? (K)((((const K *)a.key0)[0] >> pb << pb) | pgb_part(a, blockIdx.x)) : (K)0,
+                           a.res ? (K)((K)1 << pb) : (K)0};
     pgb_many_init<K>(smem, s, ts);
     if (threadIdx.x == 0) { nwhole = 0; rank = 0; }
     __syncthreads();

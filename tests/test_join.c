@@ -1157,14 +1157,15 @@ static int cmp_row(const void *x, const void *y)
  * (claimed 0). CLAIM_SPAN: a direct plan's keys (GJ_PART_RES16, unhashed),
  * spanning 2^14 values a partition from a base with the high bits set,
  * whose residues decode to the exact pass's keys; CLAIM_SPAN_WIDE: a span
- * past int16's reach (a workload's span told too small), declined. */
+ * past int16's reach from any first key (a workload's span told too
+ * small), declined. */
 enum { CLAIM_RANDOM, CLAIM_ADVERSARIAL, CLAIM_RUNS, CLAIM_SPAN, CLAIM_SPAN_WIDE };
 static void claim_case(int kw, int mode, uint64_t n, int bits, int shape)
 {
     const int adversarial = shape == CLAIM_ADVERSARIAL || shape == CLAIM_SPAN_WIDE;
     const int res = shape == CLAIM_SPAN || shape == CLAIM_SPAN_WIDE;
     const int hash = res ? GJ_PART_RES16 : GJ_PART_HASH;
-    const uint64_t span = (shape == CLAIM_SPAN ? 16384ull : 40000ull) << bits;
+    const uint64_t span = (shape == CLAIM_SPAN ? 16384ull : 140000ull) << bits; /* wide: some key 70000 from any */
     const uint64_t base = kw == 4 ? 0xf0000000ull - 12345 : 0xfff0000000000000ull + 987654321;
     const int vw = mode == GJ_PART_IOTA ? 4 : 8;
     const uint32_t nb = 1u << bits, mask = nb - 1;
