@@ -1927,7 +1927,9 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
              * takes no more passes */
             const int claim_max = one_call && gj_part_claims(N, GJ_PART_CLAIM_MAX_BITS, 1, GJ_PART_CLAIM_MIN);
             direct = gj_pgb_many_pick(N, g, (double)w->key_range, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kb, accw, nacc),
-                                      gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc), hw->sm_count, !tr,
+                                      gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kb, accw, nacc),
+                                      gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, 4, accw, nacc),
+                                      gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, 4, accw, nacc), hw->sm_count, !tr,
                                       claim_max, -1, &bits, &ts);
             parts = ldexp(1, bits);
         } else {
@@ -1943,7 +1945,8 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * partition of at most T rows is one piece and writes its groups
          * straight to their output rows; a larger one is cut, and its
          * pieces merge (below). */
-        const double smem = many ? gj_pgb_many_bytes(ts, kb, accw, nacc) : kb == 8 ? 81920 : 65536;
+        /* (a direct plan's table keys take 4 bytes: groupby_kernels.cuh PgbTk) */
+        const double smem = many ? gj_pgb_many_bytes(ts, direct ? 4 : kb, accw, nacc) : kb == 8 ? 81920 : 65536;
         const double occ = fmax(1, fmin(3, floor(hw->l1_bytes / (smem + 1024))));
         const double T = gj_pgb_piece_rows(N, parts, fmax(hw->sm_count, 1), occ, 1);
         const double np = N / parts, cut = np > T;

@@ -846,7 +846,8 @@ int pgb_many_plan(uint64_t n, uint64_t hint, uint64_t range, int kw, const GbSpe
     const int force = e && *e >= '0' && *e <= '9' && atoi(e) <= 16 ? atoi(e) : -1;
     double ts = 0;
     const int direct = gj_pgb_many_pick((double)n, (double)hint, (double)range, pgb_many_ts(kw, s, PGB_MANY_SMEM),
-                                        pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), (double)sms, rowids, claims,
+                                        pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), pgb_many_ts(4, s, PGB_MANY_SMEM),
+                                        pgb_many_ts(4, s, GJ_PGB_MANY_SMEM_BIG), (double)sms, rowids, claims,
                                         force, bits_out, &ts);
     *ts_out = (uint32_t)ts;
     return direct;
@@ -961,6 +962,39 @@ done:
     return rc;
 }
 
+/* k_pgb_many's build for a table of `smem` bytes with TK keys
+ * (groupby_kernels.cuh PgbTk), its threads and blocks an SM. Both builds
+ * are held to 64 registers, 2 blocks of 512 threads per SM (8-byte keys'
+ * narrow build took 70, 1 block, unbounded). Where three tables fit an
+ * SM's shared memory, a narrow build capped at 3 blocks (40 registers, a
+ * few spilled) runs them. H200, 2^28 rows, max,max, PGB-TR aggregate
+ * phase: 2.10 -> 1.86 ms at 2^13 groups (4096-slot tables); with 8192-slot
+ * tables, where only two fit, the cap cost 2.48 -> 2.97 ms at 2^19
+ * (bench/RESULTS.md). */
+template <typename K, typename TK>
+int pgb_many_kernel(Ctx &c, bool narrow, size_t smem, void (**many)(const K *, GbSpec, PgbArgs, GTable<K>, K *, uint32_t),
+                    int *threads, int *occ)
+{
+    int rc = GJ_OK, occ3 = 0;
+    gj_ctx *ctx = c.ctx;
+    if (narrow) {
+        GJ_CUDA(cudaFuncSetAttribute(k_pgb_many<K, TK, true, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ3, k_pgb_many<K, TK, true, 3>, PolicyChunk::THREADS,
+                                                              smem));
+    }
+    *many = !narrow ? k_pgb_many<K, TK, false, 2> : occ3 >= 3 ? k_pgb_many<K, TK, true, 3> : k_pgb_many<K, TK, true, 2>;
+    *threads = PolicyChunk::THREADS;
+    if (smem > PGB_MANY_SMEM) { /* one table an SM: 1024 threads to fill it */
+        *threads = GJ_PGB_MANY_BIG_THREADS;
+        *many = narrow ? k_pgb_many<K, TK, true, 1, GJ_PGB_MANY_BIG_THREADS>
+                       : k_pgb_many<K, TK, false, 1, GJ_PGB_MANY_BIG_THREADS>;
+    }
+    GJ_CUDA(cudaFuncSetAttribute(*many, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(occ, *many, *threads, smem));
+done:
+    return rc;
+}
+
 /* The chunk kernel over every piece of every partition. Output ids come
  * from the global table's counter, capped at the output's capacity; when the
  * table or the output is too small (more groups than the hint said), both
@@ -976,7 +1010,9 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     void *spill = NULL, *cut_global = NULL;
     uint32_t ncut[2] = {0, 0}; /* cut partitions, their pieces */
     GbSpec rm = r; /* k_pgb_many's spec: its shared layout in soff */
-    const size_t smem = ts ? pgb_many_layout(ts, sizeof(K), rm) : (sizeof(K) + 4) * (size_t)TS + agg_bytes;
+    /* a direct plan's 8-byte keys: 4-byte table keys (groupby_kernels.cuh PgbTk) */
+    const bool tk4 = sizeof(K) == 8 && a.probe == PGB_PROBE_DIRECT;
+    const size_t smem = ts ? pgb_many_layout(ts, tk4 ? 4 : sizeof(K), rm) : (sizeof(K) + 4) * (size_t)TS + agg_bytes;
     int occ = 0, many_threads = PolicyChunk::THREADS;
     uint32_t items = 0;
     bool counted = false;
@@ -986,28 +1022,12 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     const bool narrow = narrow_spec(r); /* k_pgb_many's 4-byte fast path, as HGB's */
     typedef void (*ManyKernel)(const K *, GbSpec, PgbArgs, GTable<K>, K *, uint32_t);
     ManyKernel many = NULL;
-    if (ts) {
-        /* Both builds are held to 64 registers, 2 blocks of 512 threads per
-         * SM (8-byte keys' narrow build took 70, 1 block, unbounded). Where
-         * three tables fit an SM's shared memory, a narrow build capped at
-         * 3 blocks (40 registers, a few spilled) runs them. H200, 2^28
-         * rows, max,max, PGB-TR aggregate phase: 2.10 -> 1.86 ms at 2^13
-         * groups (4096-slot tables); with 8192-slot tables, where only two
-         * fit, the cap cost 2.48 -> 2.97 ms at 2^19 (bench/RESULTS.md). */
-        int occ3 = 0;
-        if (narrow) {
-            GJ_CUDA(cudaFuncSetAttribute(k_pgb_many<K, true, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-            GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ3, k_pgb_many<K, true, 3>, PolicyChunk::THREADS,
-                                                                  smem));
-        }
-        many = !narrow ? k_pgb_many<K, false, 2> : occ3 >= 3 ? k_pgb_many<K, true, 3> : k_pgb_many<K, true, 2>;
-        if (smem > PGB_MANY_SMEM) { /* one table an SM: 1024 threads to fill it */
-            many_threads = GJ_PGB_MANY_BIG_THREADS;
-            many = narrow ? k_pgb_many<K, true, 1, GJ_PGB_MANY_BIG_THREADS>
-                          : k_pgb_many<K, false, 1, GJ_PGB_MANY_BIG_THREADS>;
-        }
-        GJ_CUDA(cudaFuncSetAttribute(many, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, many, many_threads, smem));
+    void (*merge)(GbSpec, PgbArgs, const uint32_t *, GTable<K>, K *, uint32_t) =
+        tk4 ? k_pgb_merge<K, uint32_t> : k_pgb_merge<K, K>;
+    if (ts && tk4) {
+        if ((rc = pgb_many_kernel<K, uint32_t>(c, narrow, smem, &many, &many_threads, &occ))) goto done;
+    } else if (ts) {
+        if ((rc = pgb_many_kernel<K, K>(c, narrow, smem, &many, &many_threads, &occ))) goto done;
     } else {
         GJ_CUDA(cudaFuncSetAttribute(k_pgb_chunk<K, TS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_pgb_chunk<K, TS>, PolicyChunk::THREADS, smem));
@@ -1052,7 +1072,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         if (ncut[0] && !spill) { /* the pieces' tables, once */
             GJ_CUDA(gj_arena_alloc(&c.ar, &spill, (size_t)ncut[1] * smem));
             GJ_CUDA(gj_arena_alloc(&c.ar, &cut_global, (size_t)items * 4));
-            GJ_CUDA(cudaFuncSetAttribute(k_pgb_merge<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+            GJ_CUDA(cudaFuncSetAttribute(merge, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
             a.cut_end = (const uint32_t *)cut_end;
             a.spill = (unsigned char *)spill;
             a.spill_bytes = smem;
@@ -1066,8 +1086,8 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
                 many<<<items, many_threads, smem, c.st>>>(hs, rm, a, gt, (K *)out->key.data, ts);
                 GJ_LAUNCHED();
                 if (ncut[0]) {
-                    k_pgb_merge<K><<<ncut[0], PolicyChunk::THREADS, smem, c.st>>>(rm, a, (const uint32_t *)cut_list, gt,
-                                                                                 (K *)out->key.data, ts);
+                    merge<<<ncut[0], PolicyChunk::THREADS, smem, c.st>>>(rm, a, (const uint32_t *)cut_list, gt,
+                                                                        (K *)out->key.data, ts);
                     GJ_LAUNCHED();
                 }
             } else if (items) {
@@ -1169,10 +1189,8 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
         PgbArgs a = {n, P - 1, 0, (const uint32_t *)start, NULL, (const uint32_t *)rowid};
         a.probe = direct ? PGB_PROBE_DIRECT : PGB_PROBE_DOUBLE;
         a.end = claimed ? (const uint32_t *)start + 2 * P : (const uint32_t *)start + 1;
-        if (direct && claimed) { /* the claim wrote the keys' residues (GJ_PART_RES16) */
-            a.res = (const uint16_t *)hs;
-            a.key0 = in->key.data;
-        }
+        if (direct) a.key0 = in->key.data; /* the base of residues and of 8-byte keys' table keys */
+        if (direct && claimed) a.res = (const uint16_t *)hs; /* the claim wrote residues (GJ_PART_RES16) */
         rc = pgb_chunks<K, PGB_TS>(c, in, w, r, ap, hidden, (const K *)hs, a, P, hint, PGB_AGG_BYTES, ts, out);
         if (rc) goto done;
     }

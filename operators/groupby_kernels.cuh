@@ -1706,6 +1706,43 @@ k_pgb_chunk(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, unsigned 
  * its counting pass is pure cost). */
 enum { PGB_MAXP = 32 };
 
+/* The keys a k_pgb_many table holds (TK): the keys themselves (TK = K),
+ * or for a direct plan's 8-byte keys the low 32 of their bits above the
+ * partition's (TK = uint32_t), so that a slot with two 4-byte aggregates
+ * takes 12 bytes, as 4-byte keys' do: 16384 slots in 200 KB where 8-byte
+ * keys fit 8192, a partition bit less (2^24 groups: one pass, not two).
+ * A key comes back (full) from its partition's bits and the base hb (the
+ * input's first key above them): (hb + (int32_t)(t - hb)) << pb | part.
+ * A key 2^31 or more values above the bits from hb (a span told far too
+ * small) or whose low 32 are all ones (the empty pattern) aggregates in
+ * the global table, as the all-ones key does with TK = K. */
+template <typename K, typename TK>
+struct PgbTk {
+    uint64_t hb, part;
+    int pb;
+    static constexpr bool SAME = sizeof(TK) == sizeof(K);
+    __device__ TK of(K k) const
+    {
+        if constexpr (SAME) return (TK)k;
+        const uint64_t w = (uint64_t)k >> pb;
+        const int64_t d = (int64_t)(w - hb);
+        return d == (int32_t)d ? (TK)w : ~(TK)0;
+    }
+    __device__ K full(TK t) const
+    {
+        if constexpr (SAME) return (K)t;
+        return (K)(((hb + (uint64_t)(int64_t)(int32_t)((uint32_t)t - (uint32_t)hb)) << pb) | part);
+    }
+    /* pgb_slot's partition bits: a direct table key is above them already */
+    __device__ int slot_pb() const { return SAME ? pb : 0; }
+};
+template <typename K, typename TK>
+__device__ __forceinline__ PgbTk<K, TK> pgb_tk(const PgbArgs &a, uint64_t part)
+{
+    const int pb = __popcll(a.pmask);
+    return PgbTk<K, TK>{PgbTk<K, TK>::SAME ? 0 : (uint64_t)(((const K *)a.key0)[0] >> pb), part, pb};
+}
+
 /* The probe sequence is double hashing: from the home slot (gjh::hash_frac:
  * the bits of the key's Fibonacci product below its partition's, so that
  * dense keys find distinct homes) in steps of an odd stride drawn from the
@@ -1756,7 +1793,8 @@ inline size_t pgb_many_layout(uint32_t ts, int kw, GbSpec &s)
     return b;
 }
 
-/* A k_pgb_many table: every key empty, every aggregate its identity. */
+/* A k_pgb_many table: every key empty, every aggregate its identity. K:
+ * the table's key type (PgbTk's TK). */
 template <typename K>
 __device__ __forceinline__ void pgb_many_init(unsigned char *smem, const GbSpec &s, uint32_t ts)
 {
@@ -1770,20 +1808,20 @@ __device__ __forceinline__ void pgb_many_init(unsigned char *smem, const GbSpec 
 /* A k_pgb_many table's flush (every thread of the block calls it, after a
  * barrier), as k_pgb_chunk's: a whole partition's groups to dense rows, a
  * cut one's through the global table. *nwhole and *rank start at 0. */
-template <typename K>
+template <typename K, typename TK>
 __device__ __forceinline__ void pgb_many_flush(const unsigned char *smem, const GbSpec &s, const GTable<K> &gt,
                                                K *out_key, uint32_t ts, bool whole, uint32_t *nwhole,
-                                               uint32_t *gbase, uint32_t *rank, bool raw)
+                                               uint32_t *gbase, uint32_t *rank, bool raw, const PgbTk<K, TK> &tkx)
 {
-    const K *tkey = (const K *)smem, empty = ~(K)0;
+    const TK *tkey = (const TK *)smem, empty = ~(TK)0;
     uint32_t mine = 0;
     if (whole)
         for (uint32_t sl = threadIdx.x; sl < ts; sl += blockDim.x) mine += tkey[sl] != empty;
     pgb_whole_base(whole, mine, nwhole, gbase, gt.count);
     for (uint32_t sl = threadIdx.x; sl < ts; sl += blockDim.x) {
-        const K k = tkey[sl];
+        const TK k = tkey[sl];
         if (k == empty) continue;
-        const uint32_t g = pgb_flush_id(whole, *gbase, rank, s, gt, out_key, k, raw);
+        const uint32_t g = pgb_flush_id(whole, *gbase, rank, s, gt, out_key, tkx.full(k), raw);
         if (g == GB_EMPTY) continue;
         for (int j = 0; j < s.n; j++) {
             const uint64_t acc = load_bits(smem + s.soff[j] + (uint64_t)sl * s.width[j], s.width[j]);
@@ -1824,10 +1862,11 @@ __device__ __forceinline__ void pgb_lean_combine(unsigned char *b0, unsigned cha
             pgb_lean_one<B>(b1, sl[u], vb[u]);
         }
 }
-template <typename K>
-__device__ __forceinline__ void pgb_lean_tile(const PgbKeys<K> &ks, const uint64_t *pv, uint64_t r0, uint64_t hi,
-                                              const GbSpec &s, const PgbArgs &a, const GTable<K> &gt, K *out_key,
-                                              unsigned char *smem, uint32_t tmask, int sh, int lean)
+template <typename K, typename TK>
+__device__ __forceinline__ void pgb_lean_tile(const PgbKeys<K> &ks, const PgbTk<K, TK> &tkx, const uint64_t *pv,
+                                              uint64_t r0, uint64_t hi, const GbSpec &s, const PgbArgs &a,
+                                              const GTable<K> &gt, K *out_key, unsigned char *smem, uint32_t tmask,
+                                              int sh, int lean)
 {
     K k[4];
     uint64_t pr[4];
@@ -1838,7 +1877,7 @@ __device__ __forceinline__ void pgb_lean_tile(const PgbKeys<K> &ks, const uint64
     for (int u = 0; u < 4; u++) {
         va[u] = (uint32_t)pr[u];
         vb[u] = (uint32_t)(pr[u] >> 32);
-        sl[u] = pgb_slot((K *)smem, tmask, sh, k[u], __popcll(a.pmask), a.probe);
+        sl[u] = pgb_slot((TK *)smem, tmask, sh, tkx.of(k[u]), tkx.slot_pb(), a.probe);
     }
     __syncwarp();
     unsigned char *b0 = smem + s.soff[0], *b1 = smem + s.soff[1];
@@ -1870,12 +1909,12 @@ __device__ __forceinline__ void pgb_lean_tile(const PgbKeys<K> &ks, const uint64
  * alone, of lean kinds, by pgb_lean_tile wherever a warp's rows are all
  * inside the piece. MINB: blocks per SM the registers must allow (2: 64;
  * 3: 40, a few spilled). */
-template <typename K, bool NARROW, int MINB, int THREADS = PolicyChunk::THREADS>
+template <typename K, typename TK, bool NARROW, int MINB, int THREADS = PolicyChunk::THREADS>
 __global__ void __launch_bounds__(THREADS, MINB)
 k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t ts) /* s.soff: pgb_many_layout */
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    K *tkey = (K *)smem;
+    TK *tkey = (TK *)smem;
     __shared__ uint32_t nwhole, rank, gbase;
     uint64_t lo, hi;
     bool whole;
@@ -1883,10 +1922,12 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     if (lo >= hi) return;
     const uint32_t tmask = ts - 1;
     const int sh = 64 - (31 - __clz((int)ts)), pb = __popcll(a.pmask); /* pb: hash_frac's partition bits */
+    const uint64_t part = a.res || !PgbTk<K, TK>::SAME ? pgb_part(a, blockIdx.x) : 0;
     const PgbKeys<K> ks = {a.res ? (const void *)a.res : (const void *)h,
-                           a.res ? (K)((((const K *)a.key0)[0] >> pb << pb) | pgb_part(a, blockIdx.x)) : (K)0,
+                           a.res ? (K)((((const K *)a.key0)[0] >> pb << pb) | part) : (K)0,
                            a.res ? (K)((K)1 << pb) : (K)0};
-    pgb_many_init<K>(smem, s, ts);
+    const PgbTk<K, TK> tkx = pgb_tk<K, TK>(a, part);
+    pgb_many_init<TK>(smem, s, ts);
     if (threadIdx.x == 0) { nwhole = 0; rank = 0; }
     __syncthreads();
     const bool pair = s.n >= 2 && s.src[0] && s.src[1] && s.pw[0] == 4 && s.pw[1] == 4 && s.sshift[0] == 1 &&
@@ -1910,7 +1951,7 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
         const PgbTile t = pgb_tile(wb, a.rowid, lo, hi);
         const bool in4 = t.full();
         if (lean >= 0 && __all_sync(~0u, in4)) {
-            pgb_lean_tile<K>(ks, pv, t.r0, hi, s, a, gt, out_key, smem, tmask, sh, lean);
+            pgb_lean_tile<K, TK>(ks, tkx, pv, t.r0, hi, s, a, gt, out_key, smem, tmask, sh, lean);
             continue;
         }
         K k[4];
@@ -1937,7 +1978,7 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
             }
 #pragma unroll
         for (int u = 0; u < 4; u++)
-            sl[u] = t.in(u) ? pgb_slot(tkey, tmask, sh, k[u], pb, a.probe) : GB_EMPTY;
+            sl[u] = t.in(u) ? pgb_slot(tkey, tmask, sh, tkx.of(k[u]), tkx.slot_pb(), a.probe) : GB_EMPTY;
         __syncwarp();
         if (early) {
             if (s.n > 0) agg4<false>(s, 0, kd0, smem + s.soff[0], sl, va);
@@ -1965,7 +2006,7 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
         return;
     }
     __syncthreads();
-    pgb_many_flush<K>(smem, s, gt, out_key, ts, whole, &nwhole, &gbase, &rank, a.probe == PGB_PROBE_DIRECT);
+    pgb_many_flush<K, TK>(smem, s, gt, out_key, ts, whole, &nwhole, &gbase, &rank, a.probe == PGB_PROBE_DIRECT, tkx);
 }
 
 /* The pieces of one cut partition (cut_list[blockIdx.x]) merged in one
@@ -1977,20 +2018,21 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
  * groups, bench/RESULTS.md). A key whose probe slots are taken, and every
  * key when a piece sent rows to the global table (a.spill_global),
  * goes through the global table as before. */
-template <typename K>
+template <typename K, typename TK>
 __global__ void __launch_bounds__(PolicyChunk::THREADS, 2)
 k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_key, uint32_t ts)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    K *tkey = (K *)smem;
+    TK *tkey = (TK *)smem;
     __shared__ uint32_t nwhole, rank, gbase;
     const uint32_t p = cut_list[blockIdx.x];
     const uint64_t q0 = p ? a.cut_end[p - 1] : 0, q1 = a.cut_end[p];
-    const K empty = ~(K)0;
+    const TK empty = ~(TK)0;
     const uint32_t tmask = ts - 1;
-    const int sh = 64 - (31 - __clz((int)ts)), pb = __popcll(a.pmask);
+    const int sh = 64 - (31 - __clz((int)ts));
+    const PgbTk<K, TK> tkx = pgb_tk<K, TK>(a, p);
     __shared__ int went_global;
-    pgb_many_init<K>(smem, s, ts);
+    pgb_many_init<TK>(smem, s, ts);
     if (threadIdx.x == 0) { nwhole = 0; rank = 0; went_global = 0; }
     __syncthreads();
     const uint64_t b0 = p ? a.item_end[p - 1] : 0; /* the partition's work items */
@@ -2005,13 +2047,14 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
     for (uint64_t x = threadIdx.x; x < quads; x += blockDim.x) {
         const uint64_t q = q0 + x / (ts / 4), i0 = x % (ts / 4) * 4;
         const unsigned char *t = a.spill + q * a.spill_bytes;
-        K k[4];
+        TK k[4];
         uint64_t v[2][4];
         uint32_t sl[4];
-        op_loadk((const K *)t, i0, ts, true, k);
+        op_loadk((const TK *)t, i0, ts, true, k);
         for (int j = 0; j < 2 && j < s.n; j++) op_load(t + s.soff[j], s.width[j], i0, ts, true, v[j]);
 #pragma unroll
-        for (int u = 0; u < 4; u++) sl[u] = k[u] != empty ? pgb_slot(tkey, tmask, sh, k[u], pb, a.probe) : GB_EMPTY;
+        for (int u = 0; u < 4; u++)
+            sl[u] = k[u] != empty ? pgb_slot(tkey, tmask, sh, k[u], tkx.slot_pb(), a.probe) : GB_EMPTY;
         __syncwarp();
         if (s.n > 0) agg4<true>(s, 0, agg_kind(s, 0), smem + s.soff[0], sl, v[0]);
         if (s.n > 1) agg4<true>(s, 1, agg_kind(s, 1), smem + s.soff[1], sl, v[1]);
@@ -2023,7 +2066,7 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
 #pragma unroll
         for (int u = 0; u < 4; u++) { /* probe slots taken: the global table */
             if (k[u] == empty || sl[u] != GB_EMPTY) continue;
-            const uint32_t g = pgb_global_id(s, gt, out_key, k[u], a.probe == PGB_PROBE_DIRECT);
+            const uint32_t g = pgb_global_id(s, gt, out_key, tkx.full(k[u]), a.probe == PGB_PROBE_DIRECT);
             if (g == GB_EMPTY) continue; /* out of ids: the host retries larger */
             for (int j = 0; j < s.n; j++) {
                 const uint64_t val = j < 2 ? v[j][u] : load_raw(t + s.soff[j], s.width[j], i0 + u);
@@ -2033,7 +2076,7 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
         __syncwarp();
     }
     __syncthreads();
-    pgb_many_flush<K>(smem, s, gt, out_key, ts, whole, &nwhole, &gbase, &rank, a.probe == PGB_PROBE_DIRECT);
+    pgb_many_flush<K, TK>(smem, s, gt, out_key, ts, whole, &nwhole, &gbase, &rank, a.probe == PGB_PROBE_DIRECT, tkx);
 }
 
 } // namespace gjgb

@@ -286,14 +286,15 @@ static inline int gj_pgb_many_choose(double n, double groups, double range, doub
 /* k_pgb_many's plan for keys spanning `range` values (0: unknown): the
  * direct plan (gj_pgb_direct) where it holds and takes no more partition
  * passes than the hashed one, else the hashed (gj_pgb_many_choose, range
- * 0). claims: the partition would claim a pass of GJ_PART_CLAIM_MAX_BITS
+ * 0). tmax_small_d, tmax_big_d: the direct plan's tables, whose keys take
+ * 4 bytes at either key width (operators/groupby_kernels.cuh PgbTk). claims: the partition would claim a pass of GJ_PART_CLAIM_MAX_BITS
  * (one call; gj_part_claims), the most bits one pass then takes; else a
  * hashed pass takes GJ_PART_WIDE_BITS and a direct plan's (its keys go
  * unhashed, and the wide exact pass hashes) 8. Returns 1 for the direct
  * plan. The operator and the model both ask it. */
 static inline int gj_pgb_many_pick(double n, double groups, double range, double tmax_small, double tmax_big,
-                                   double sms, int rowids, int claims, int force_bits, int *bits_out,
-                                   double *ts_out)
+                                   double tmax_small_d, double tmax_big_d, double sms, int rowids, int claims,
+                                   int force_bits, int *bits_out, double *ts_out)
 {
     const int wide_max = claims ? GJ_PART_CLAIM_MAX_BITS : GJ_PART_WIDE_BITS;
     const int wide_max_direct = claims ? GJ_PART_CLAIM_MAX_BITS : 8;
@@ -301,7 +302,7 @@ static inline int gj_pgb_many_pick(double n, double groups, double range, double
     double td = 0;
     gj_pgb_many_choose(n, groups, 0, tmax_small, tmax_big, sms, rowids, wide_max, force_bits, bits_out, ts_out);
     if (range <= 0) return 0;
-    gj_pgb_many_choose(n, groups, range, tmax_small, tmax_big, sms, rowids, wide_max_direct, force_bits, &bd, &td);
+    gj_pgb_many_choose(n, groups, range, tmax_small_d, tmax_big_d, sms, rowids, wide_max_direct, force_bits, &bd, &td);
     if (!gj_pgb_direct(range, bd, td) ||
         gj_pgb_pass_cost(bd, wide_max_direct) > gj_pgb_pass_cost(*bits_out, wide_max))
         return 0;

@@ -521,7 +521,9 @@ static void test_pgb_partitions(void **state)
  * the input's own keys), every aggregate, 8-byte keys, skew, a span that
  * does not start on a partition boundary (a neighbour's slot taken), the
  * all-ones key (the tables' empty pattern: global, written as it is), and
- * a span told too small (keys collide and go global: slower, still right).
+ * a span told too small (keys collide and go global: slower, still right;
+ * 8-byte keys spread over all 64 bits, most out of reach of the 4-byte
+ * table keys, groupby_kernels.cuh PgbTk).
  * Under: the default plan, the claimed pass at every size
  * (GJ_PART_CLAIM_MIN=0), 9 bits without a claim (two unhashed passes: no
  * wide pass for unhashed keys), the claim's one 10-bit pass, and tables
@@ -539,6 +541,7 @@ static const gcase DIRECT[] = {
      0, 5000},
     {"8-byte span ending at all ones, g=3000", 500000, 3000, 3000, 8, ~0ull - 2999, 0, 0, 2, MAXMAX, 1, 0, 0, 0, 3000},
     {"span told 3000, real 200000", 1500000, 200000, 200000, 4, 0, 0, 0, 2, MAXMAX, 0, 0, 0, 0, 3000},
+    {"8-byte sparse keys told a span of 3000", 400000, 20000, 20000, 8, 0, 0, 0, 2, MAXMAX, 0, 1, 0, 0, 3000},
 };
 
 /* The cases above meant for the direct plan take it (operators/shapes.h
@@ -564,7 +567,9 @@ static void test_direct_cases_plan(void **state)
             double ts;
             const int direct = gj_pgb_many_pick((double)d->n, (double)d->hint, (double)d->krange,
                                                 gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, d->kw, accw, 2),
-                                                gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, d->kw, accw, 2), 132, rowids, 0,
+                                                gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, d->kw, accw, 2),
+                                                gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, 4, accw, 2),
+                                                gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, 4, accw, 2), 132, rowids, 0,
                                                 -1, &bits, &ts);
             if (!direct) print_error("%s (%s): not the direct plan\n", d->name, rowids ? "PGB-UR" : "PGB-TR");
             assert_true(direct);

@@ -941,12 +941,17 @@ static void test_pgb_plans(void **state)
  * passes as hashed, two tables an SM (a full table's probes do not grow
  * with its load). Not direct: unknown spans, spans that would take more
  * passes than hashing (2^20 groups spread over 2^30 values), and, for the
- * plan's check, a span one partition's table cannot hold. */
+ * plan's check, a span one partition's table cannot hold. 8-byte keys:
+ * the direct tables hold 4-byte table keys (groupby_kernels.cuh PgbTk),
+ * 16384 slots as for 4-byte keys where hashed ones fit 8192: 2^23 groups
+ * in one 9-bit pass, 2^24 in one 10-bit pass (hashed: two passes each,
+ * 12 and 13 bits). */
 static int pgb_pick(double groups, double range, int kw, int *bits, double *ts)
 {
     const double w[2] = {4, 4};
     return gj_pgb_many_pick(268435456, groups, range, gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, kw, w, 2),
-                            gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kw, w, 2), 132, 0, 1, -1, bits, ts);
+                            gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, kw, w, 2), gj_pgb_many_tmax(GJ_PGB_MANY_SMEM, 4, w, 2),
+                            gj_pgb_many_tmax(GJ_PGB_MANY_SMEM_BIG, 4, w, 2), 132, 0, 1, -1, bits, ts);
 }
 
 static void test_pgb_direct_plans(void **state)
@@ -961,6 +966,10 @@ static void test_pgb_direct_plans(void **state)
     assert_true(pgb_pick(8192, 8192, 4, &bits, &ts) && bits == 0 && ts == 8192);
     assert_true(!pgb_pick(1048576, 1073741824.0, 4, &bits, &ts) && bits == 8);
     assert_true(pgb_pick(2097152, 2097152, 8, &bits, &ts) && bits == 8 && ts == 8192);
+    assert_true(pgb_pick(8388608, 8388608, 8, &bits, &ts) && bits == 9 && ts == 16384);
+    assert_true(!pgb_pick(8388608, 0, 8, &bits, &ts) && bits == 12);
+    assert_true(pgb_pick(16777216, 16777216, 8, &bits, &ts) && bits == 10 && ts == 16384);
+    assert_true(!pgb_pick(16777216, 0, 8, &bits, &ts) && bits == 13);
     assert_true(gj_pgb_direct(4194304, 8, 16384) && !gj_pgb_direct(4194305, 8, 16384) && !gj_pgb_direct(0, 8, 16384));
 }
 
