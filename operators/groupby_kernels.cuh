@@ -1736,11 +1736,12 @@ struct PgbTk {
     /* pgb_slot's partition bits: a direct table key is above them already */
     __device__ int slot_pb() const { return SAME ? pb : 0; }
 };
-template <typename K, typename TK>
-__device__ __forceinline__ PgbTk<K, TK> pgb_tk(const PgbArgs &a, uint64_t part)
+/* A direct plan's base (PgbArgs.key0: the input's first key) above the
+ * partition's pb bits, for residues and table keys; 0 for a hashed plan. */
+template <typename K>
+__device__ __forceinline__ uint64_t pgb_base(const PgbArgs &a, int pb)
 {
-    const int pb = __popcll(a.pmask);
-    return PgbTk<K, TK>{PgbTk<K, TK>::SAME ? 0 : (uint64_t)(((const K *)a.key0)[0] >> pb), part, pb};
+    return a.key0 ? (uint64_t)(((const K *)a.key0)[0] >> pb) : 0;
 }
 
 /* The probe sequence is double hashing: from the home slot (gjh::hash_frac:
@@ -1922,11 +1923,10 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     if (lo >= hi) return;
     const uint32_t tmask = ts - 1;
     const int sh = 64 - (31 - __clz((int)ts)), pb = __popcll(a.pmask); /* pb: hash_frac's partition bits */
-    const uint64_t part = a.res || !PgbTk<K, TK>::SAME ? pgb_part(a, blockIdx.x) : 0;
-    const PgbKeys<K> ks = {a.res ? (const void *)a.res : (const void *)h,
-                           a.res ? (K)((((const K *)a.key0)[0] >> pb << pb) | part) : (K)0,
+    const uint64_t part = a.key0 ? pgb_part(a, blockIdx.x) : 0, hb = pgb_base<K>(a, pb);
+    const PgbKeys<K> ks = {a.res ? (const void *)a.res : (const void *)h, a.res ? (K)((hb << pb) | part) : (K)0,
                            a.res ? (K)((K)1 << pb) : (K)0};
-    const PgbTk<K, TK> tkx = pgb_tk<K, TK>(a, part);
+    const PgbTk<K, TK> tkx = {hb, part, pb};
     pgb_many_init<TK>(smem, s, ts);
     if (threadIdx.x == 0) { nwhole = 0; rank = 0; }
     __syncthreads();
@@ -2029,8 +2029,8 @@ k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_
     const uint64_t q0 = p ? a.cut_end[p - 1] : 0, q1 = a.cut_end[p];
     const TK empty = ~(TK)0;
     const uint32_t tmask = ts - 1;
-    const int sh = 64 - (31 - __clz((int)ts));
-    const PgbTk<K, TK> tkx = pgb_tk<K, TK>(a, p);
+    const int sh = 64 - (31 - __clz((int)ts)), pb = __popcll(a.pmask);
+    const PgbTk<K, TK> tkx = {pgb_base<K>(a, pb), p, pb};
     __shared__ int went_global;
     pgb_many_init<TK>(smem, s, ts);
     if (threadIdx.x == 0) { nwhole = 0; rank = 0; went_global = 0; }
