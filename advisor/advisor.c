@@ -118,7 +118,17 @@ static void set_axis(gj_workload *w, const char *name, double v)
 {
     if (!strcmp(name, "match_ratio")) w->match_ratio = v;
     else if (!strcmp(name, "zipf")) w->zipf = v;
-    else if (!strcmp(name, "groups")) w->groups = (uint64_t)llround(v);
+    else if (!strcmp(name, "groups")) {
+        /* a span told (key_range) moves with the groups at the same
+         * density, as validate's grid moves it: more groups than the span
+         * holds would be keys the statistics deny */
+        const uint64_t g = (uint64_t)llround(v);
+        if (w->key_range && w->groups) {
+            const double r = llround((double)w->key_range * (v / (double)w->groups));
+            w->key_range = r < (double)g ? g : r > 0x1p62 ? 1ull << 62 : (uint64_t)r;
+        }
+        w->groups = g;
+    }
     else if (!strcmp(name, "r_rows")) w->r_rows = (uint64_t)llround(v);
     else if (!strcmp(name, "payloads")) {
         int p = (int)lround(v);

@@ -407,7 +407,8 @@ int gj_profile_estimate(gj_impl impl, const gj_workload *w, const gj_profile *p,
 int gj_model_estimate(gj_impl impl, const gj_workload *w, const gj_hw *hw,
                       gj_estimate *out, gj_ctx *ctx);
 
-/* Where the choice would flip. */
+/* Where the choice would flip. Along "groups" a span told (key_range)
+ * moves with the groups at the same density. */
 typedef struct gj_crossover {
     int found;             /* 0: no flip within the parameter's range       */
     char param[24];        /* "match_ratio", "groups", "payloads", ...      */

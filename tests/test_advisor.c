@@ -87,6 +87,30 @@ static void test_low_match_ratio_and_crossover(void **state)
     assert_int_equal(advise(&w).best, GJ_IMPL_PHJ_TR);
 }
 
+/* A group-by's span told (key_range) moves with the groups along the
+ * crossover's sweep, at the same density: 2^16 groups of 8-byte keys
+ * spanning 2^16 values go to PGB-TR's direct plan, and the nearest flip is
+ * down at HGB's few groups. Held fixed, the sweep found one at 2^19 groups
+ * over 2^16 values, which no column's statistics allow. */
+static void test_crossover_moves_the_span(void **state)
+{
+    (void)state;
+    gj_workload w;
+    gj_workload_default(&w, GJ_OP_GROUPBY);
+    w.rows = 1ULL << 28;
+    w.groups = w.key_range = 1ULL << 16;
+    w.key_bytes = 8;
+    gj_plan p = advise(&w);
+    assert_int_equal(p.best, GJ_IMPL_PGB_TR);
+    assert_true(p.crossover.found);
+    assert_string_equal(p.crossover.param, "groups");
+    assert_int_equal(p.crossover.to, GJ_IMPL_HGB);
+    assert_true(p.crossover.at < 65536);
+    /* past the flip with the span moved along, HGB */
+    w.groups = w.key_range = (uint64_t)p.crossover.at / 2;
+    assert_int_equal(advise(&w).best, GJ_IMPL_HGB);
+}
+
 /* The semi-join filter (operators/shapes.h, model/time.c filter_mode): the
  * default join at match ratio 0.25 is cut to S's matching quarter and to
  * R's keys among them (a quarter of R's keys kept, each drawn by S's 2^27
@@ -473,6 +497,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wide_join_high_match_ratio),
         cmocka_unit_test(test_low_match_ratio_and_crossover),
+        cmocka_unit_test(test_crossover_moves_the_span),
         cmocka_unit_test(test_filter_plan),
         cmocka_unit_test(test_filter_executor_rule),
         cmocka_unit_test(test_pin_filter),
