@@ -110,6 +110,10 @@ static int same_fixed(const gj_workload *a, const char *an, const gj_workload *b
                              (unsigned long long)b->out_rows);
     } else {
         FIXED(n_aggs);
+        FIXED(sorted_keys);
+        if (a->key_range != b->key_range) /* a column statistic, not a guess */
+            return gj_seterr(ctx, GJ_ERR_INVALID, "%s.key_range=%llu, %s.key_range=%llu: must be equal (%s)", an,
+                             (unsigned long long)a->key_range, bn, (unsigned long long)b->key_range, allowed);
         for (int i = 0; i < a->n_aggs; i++)
             if (a->aggs[i] != b->aggs[i])
                 return gj_seterr(ctx, GJ_ERR_INVALID, "%s.aggs[%d]=%s, %s.aggs[%d]=%s: must be equal (%s)",
@@ -259,6 +263,8 @@ int gj_advise_range(const gj_workload_range *r, const gj_profile *p, gj_range_pl
         gj_workload w = r->lo;
         for (int i = 0, rest = pt; i < nv; i++, rest /= per) grid_set(&w, r, var[i], rest % per, per);
         if (w.op == GJ_OP_GROUPBY && w.groups > w.rows) w.groups = w.rows;
+        /* no more groups than the span told holds */
+        if (w.op == GJ_OP_GROUPBY && w.key_range && w.groups > w.key_range) w.groups = w.key_range;
         double ms[GJ_IMPL_COUNT];
         int b = eval_point(&w, p, list, n, ms, why, &rc);
         if (rc != GJ_OK) {

@@ -475,9 +475,10 @@ int gj_plan_to_json(const gj_plan *plan, const gj_workload *w, char **json);
  * each): joins r_rows, s_rows, match_ratio, out_rows (both 0, primary-
  * foreign-key, or both > 0, many-to-many), zipf; group-bys rows, groups,
  * zipf. Every other field the operator uses (op, key_bytes, payload_bytes,
- * r_payloads/s_payloads for joins, n_aggs/aggs for group-bys,
- * sorted_output) must be equal in lo and hi; fields the operator does not
- * use are ignored. At each sample point groups is clamped to rows.
+ * r_payloads/s_payloads for joins, n_aggs/aggs, sorted_keys and
+ * key_range for group-bys, sorted_output) must be equal in lo and hi;
+ * fields the operator does not use are ignored. At each sample point
+ * groups is clamped to rows, and to key_range where it is told.
  * mid (used when has_mid = 1): the optimizer's point estimate, inside the
  * box with the same fixed fields; its best implementation is reported. */
 typedef struct gj_workload_range {

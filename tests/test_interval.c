@@ -332,6 +332,31 @@ static void expect_invalid(const gj_workload_range *r, const char *needle)
     gj_ctx_free(ctx);
 }
 
+/* A span told (key_range) bounds the groups: a box of 2^14..2^20 groups
+ * over keys spanning 2^14 values is one point, 2^14 groups, at every
+ * sample: each implementation's time range is its estimate there. */
+static void test_groups_clamped_to_span(void **state)
+{
+    (void)state;
+    gj_workload_range r;
+    memset(&r, 0, sizeof r);
+    gj_workload_default(&r.lo, GJ_OP_GROUPBY);
+    r.lo.rows = 1u << 26;
+    r.lo.groups = r.lo.key_range = 1u << 14;
+    r.hi = r.lo;
+    r.hi.groups = 1u << 20;
+    gj_range_plan rp;
+    assert_int_equal(gj_advise_range(&r, prof, &rp, NULL), GJ_OK);
+    assert_int_equal(rp.flips, 0);
+    for (int i = 0; i < rp.n; i++) {
+        const gj_range_estimate *e = &rp.est[i];
+        if (!e->feasible_points) continue;
+        const double ms = est_ms(e->impl, &r.lo);
+        assert_double_equal(e->min_ms, ms, 0);
+        assert_double_equal(e->max_ms, ms, 0);
+    }
+}
+
 static void test_bad_ranges(void **state)
 {
     (void)state;
@@ -387,6 +412,12 @@ static void test_bad_ranges(void **state)
     r.hi = r.lo;
     r.lo.groups = 1u << 13;
     expect_invalid(&r, "lo.groups=8192 > hi.groups=4096");
+    r.lo.groups = r.hi.groups;
+    r.hi.key_range = 5000000000ull; /* a column statistic: one value for the box */
+    expect_invalid(&r, "lo.key_range=0, hi.key_range=5000000000: must be equal");
+    r.hi.key_range = 0;
+    r.hi.sorted_keys = 1;
+    expect_invalid(&r, "sorted_keys");
     /* NULLs */
     assert_int_equal(gj_advise_range(NULL, prof, &rp, NULL), GJ_ERR_INVALID);
     assert_int_equal(gj_advise_range(&r, NULL, &rp, NULL), GJ_ERR_INVALID);
@@ -561,6 +592,7 @@ int main(void)
     setenv("GJ_JOIN_FILTER", "off", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_point_box_is_gj_advise),
+        cmocka_unit_test(test_groups_clamped_to_span),
         cmocka_unit_test(test_no_flip_gives_point_answer),
         cmocka_unit_test(test_match_ratio_box_flips),
         cmocka_unit_test(test_groups_box_flips),
