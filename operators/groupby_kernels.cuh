@@ -1296,10 +1296,11 @@ struct PgbArgs {
     int probe; /* pgb_slot's probes: PGB_PROBE_DOUBLE, or _LINEAR (A/B, GJ_PGB_PROBE=linear),
                 * or _DIRECT (a direct plan: the keys are not hashed) */
     const uint32_t *end; /* P partition ends: start + 1 (contiguous), or a claimed pass's */
-    /* A direct plan's claimed pass (operators/join_partition.h
-     * GJ_PART_RES16): each row's key as a 2-byte residue in res, its base
-     * the input's first key (key0) above the partition's bits; NULL: the
-     * keys as they are. k_pgb_many only. */
+    /* res: a direct plan's claimed pass left each row's key as a 2-byte
+     * residue (operators/join_partition.h GJ_PART_RES16; NULL: the keys as
+     * they are; k_pgb_many reads it). key0: a direct plan's input keys,
+     * whose first above the partition's bits is the base of the residues
+     * and of 8-byte keys' table keys (pgb_base, PgbTk); NULL: hashed. */
     const uint16_t *res;
     const void *key0;
 };
@@ -1307,8 +1308,8 @@ struct PgbArgs {
 /* Where a block's keys come from: p, the keys, or (mul != 0) the 2-byte
  * residues of PgbArgs.res, a key kbase + residue * mul (kbase: the base
  * key above the partition's bits with the partition's own, mul 2^pb). One
- * pointer and two words: k_pgb_many's 3-blocks build spills past 40
- * registers. */
+ * pointer and two words: k_pgb_many's 3-block builds are held to 40
+ * registers and spill already. */
 template <typename K>
 struct PgbKeys {
     const void *p;

@@ -54,10 +54,10 @@ int gj_join_partition(int key_width, const void *kin, void *kout, int mode, cons
  * words[2 * 2^bits + b] its end (bin b's room ends at words[2^bits + b]):
  * the bins lie in order with gaps, a bin's rows in no particular order.
  * GJ_PART_RES16: kout receives each key k as the 2-byte residue
- * (int16_t)((k >> bits) - (kin[0] >> bits)), whose bin gives the low bits
- * back (gj_res16_key): a direct plan's span of at most 2^14 table slots a
- * partition keeps it within int16, and a key out of that reach fails the
- * claim. *claimed = 0 where a bin outgrew the room its sample gave it (or
+ * (int16_t)((k >> bits) - (kin[0] >> bits)); its bin gives the low bits
+ * back (k_pgb_many rebuilds the key, operators/groupby_kernels.cuh
+ * PgbKeys): a direct plan's span of at most 2^14 table slots a partition
+ * keeps it within int16, and a key out of that reach fails the claim. *claimed = 0 where a bin outgrew the room its sample gave it (or
  * a residue overflowed): the output is garbage, run gj_join_partition
  * instead. Synchronises the stream. Returns GJ_OK, GJ_ERR_INVALID,
  * GJ_ERR_CUDA. */

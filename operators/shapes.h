@@ -287,7 +287,8 @@ static inline int gj_pgb_many_choose(double n, double groups, double range, doub
  * direct plan (gj_pgb_direct) where it holds and takes no more partition
  * passes than the hashed one, else the hashed (gj_pgb_many_choose, range
  * 0). tmax_small_d, tmax_big_d: the direct plan's tables, whose keys take
- * 4 bytes at either key width (operators/groupby_kernels.cuh PgbTk). claims: the partition would claim a pass of GJ_PART_CLAIM_MAX_BITS
+ * 4 bytes at either key width (operators/groupby_kernels.cuh PgbTk).
+ * claims: the partition would claim a pass of GJ_PART_CLAIM_MAX_BITS
  * (one call; gj_part_claims), the most bits one pass then takes; else a
  * hashed pass takes GJ_PART_WIDE_BITS and a direct plan's (its keys go
  * unhashed, and the wide exact pass hashes) 8. Returns 1 for the direct
