@@ -1608,8 +1608,10 @@ static double groupby_peak(gj_impl impl, const gj_workload *w, const gb_plan *pl
         const double parts = ldexp(1, pl->bits), hint = fmin((double)w->groups, n);
         /* a claimed pass's outputs hold its room, its words the bounds */
         const double rows = pl->claims ? gj_part_claim_room(n, pl->bits) : n;
-        /* partition starts, hashed keys (a direct plan without partitions reads the input's) */
-        ms_alloc(&m, (pl->claims ? 4 * parts + 2 : parts + 1) * 4 + (pl->direct && !pl->bits ? 0 : rows * kb));
+        /* partition starts, hashed keys (a direct plan without partitions
+         * reads the input's; a claimed one writes 2-byte residues) */
+        const double hkb = pl->direct && pl->claims ? 2 : kb;
+        ms_alloc(&m, (pl->claims ? 4 * parts + 2 : parts + 1) * 4 + (pl->direct && !pl->bits ? 0 : rows * hkb));
         if (pl->bits && (impl == GJ_IMPL_PGB_UR || !cols)) {
             ms_alloc(&m, rows * 4); /* row ids */
             ms_touch(&m, gj_pgb_part_scratch(n, kb, 4, pl->bits, pl->claims));

@@ -919,7 +919,7 @@ static bool pgb_claims(bool rowids, const PgbJob *job, int nj, int cub, uint64_t
  * the keys' 2-byte residues to hs (join_partition.h GJ_PART_RES16: 2 bytes
  * a row less to write, then to read; its fallback writes the keys). */
 template <typename K>
-int pgb_partition(Ctx &c, bool rowids, const PgbJob *job, int nj, int cub, bool direct, const void *keys, void *hs,
+int pgb_partition(Ctx &c, bool rowids, const PgbJob *job, int nj, int cub, bool direct, const void *keys, void **hs,
                   uint64_t n, int bits, GbSpec &r, void **rowid, uint64_t room, uint32_t *words, int *claimed)
 {
     int rc = GJ_OK;
@@ -935,12 +935,16 @@ int pgb_partition(Ctx &c, bool rowids, const PgbJob *job, int nj, int cub, bool 
         const void *a = rowids ? NULL : job[i].a, *b = rowids ? NULL : job[i].b;
         void *v = NULL;
         GJ_CUDA(gj_arena_alloc(&c.ar, &v, rows * vw));
-        if (room && (rc = gj_join_partition_claim(kw, keys, hs, mode | (direct ? GJ_PART_RES16 : hash), a, b, v, n,
-                                                  bits, room, words, claimed,
-                                                  c.st, ctx)))
+        if (room && (rc = gj_join_partition_claim(kw, keys, *hs, mode | (direct ? GJ_PART_RES16 : hash), a, b, v, n,
+                                                  bits, room, words, claimed, c.st, ctx)))
             goto done;
+        if (room && direct && !*claimed) { /* residues declined: the exact pass writes whole keys */
+            gj_arena_free(&c.ar, *hs);
+            *hs = NULL;
+            GJ_CUDA(gj_arena_alloc(&c.ar, hs, n * kw));
+        }
         if (!*claimed &&
-            (rc = gj_join_partition(kw, keys, hs, mode | hash | wide, a, b, v, n, bits, cub, c.st, ctx)))
+            (rc = gj_join_partition(kw, keys, *hs, mode | hash | wide, a, b, v, n, bits, cub, c.st, ctx)))
             goto done;
         gj_arena_note(&c.ar, pgb_part_tmp(n, kw, vw, bits, cub, *claimed));
         if (rowids) {
@@ -1167,13 +1171,13 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     GJ_CUDA(gj_arena_alloc(&c.ar, &start, (claims ? 4 * P + 2 : P + 1) * 4));
     if (direct && bits == 0) { /* one table holds the keys' span: they go as they are */
         hs = (void *)in->key.data;
-    } else {
-        GJ_CUDA(gj_arena_alloc(&c.ar, &hs, (claims ? room : n) * kw));
+    } else { /* a direct plan's claim writes 2-byte residues (GJ_PART_RES16) */
+        GJ_CUDA(gj_arena_alloc(&c.ar, &hs, claims ? room * (direct ? 2 : kw) : n * kw));
     }
     if (bits == 0 && !direct) { /* no partition to hash the keys as it reads them */
         gjh::hash_keys_kernel<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, (K *)hs, n);
         GJ_LAUNCHED();
-    } else if (bits && (rc = pgb_partition<K>(c, rowids, job, nj, cub, direct, in->key.data, hs, n, bits, r, &rowid,
+    } else if (bits && (rc = pgb_partition<K>(c, rowids, job, nj, cub, direct, in->key.data, &hs, n, bits, r, &rowid,
                                               room, (uint32_t *)start, &claimed))) {
         goto done;
     }

@@ -323,11 +323,16 @@ static inline int gj_pgb_many_pick(double n, double groups, double range, double
  * session 20), PGB-TR: 2^20 groups 5.44 -> 5.21 ms, 2^22 6.95 -> 6.45; with
  * two tables an SM (2^16..2^19) whole partitions were 0-0.09 ms slower, so
  * those keep their pieces. A skewed partition, past GJ_PGB_WHOLE, is still
- * cut. whole 0: the old rule. */
+ * cut. With no partition (parts 1) the rows are one piece a block of one
+ * wave: every piece holds the whole span of groups and sends each of its
+ * table's slots through the global table, so four waves paid four times
+ * that flush for no balance (the rows are spread evenly already; session 31,
+ * bench/RESULTS.md). whole 0: the old rule. */
 #define GJ_PGB_WHOLE 1.25
 static inline double gj_pgb_piece_rows(double n, double parts, double sms, double occ, int whole)
 {
     double t = fmax(4096, ceil(n / (sms * occ * 4)));
+    if (whole && parts <= 1) return fmax(t, ceil(n / (sms * occ)));
     if (whole && occ <= 1 && parts >= 1 && parts / (ceil(parts / sms) * sms) >= 0.9)
         t = fmax(t, ceil(GJ_PGB_WHOLE * n / parts));
     return t;

@@ -530,6 +530,41 @@ static void test_groupby_peak_memory(void **state)
     gj_profile_free(p);
 }
 
+/* PGB's peaks with a direct plan (keys of a told span, each its own slot):
+ * the claimed pass writes 2-byte key residues, and its keys buffer takes
+ * 2 bytes a row (operators/groupby_api.cu run_pgb). Measured on an H200
+ * (2026-11-28 13:03 UTC, session 31, bench/s31_call2.sh: `run groupby
+ * --rows 2^28 --key-range` told by the generator, gj_timing.peak_bytes),
+ * within 0.5%; the buffer at the key's width measured 582747156 bytes
+ * more at 4-byte keys and 2^22 groups (2 bytes a row of the claim's room)
+ * and 1748241468 more at 8-byte keys (6 bytes a row). */
+static void test_direct_peak_memory(void **state)
+{
+    (void)state;
+    static const struct {
+        int kb, lgroups;
+        gj_impl impl;
+        double measured;
+    } c[] = {
+        {4, 22, GJ_IMPL_PGB_TR, 3031183500}, {4, 22, GJ_IMPL_PGB_UR, 1865689188},
+        {8, 22, GJ_IMPL_PGB_TR, 3081515148}, {8, 22, GJ_IMPL_PGB_UR, 1916020836},
+        {8, 24, GJ_IMPL_PGB_TR, 3858801392}, {8, 24, GJ_IMPL_PGB_UR, 2583727776},
+    };
+    gj_profile *p = h200();
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        gj_workload w = groupby(1ULL << 28, 1ULL << c[i].lgroups);
+        w.key_bytes = c[i].kb;
+        w.key_range = w.groups;
+        gj_estimate e;
+        assert_int_equal(gj_model_estimate(c[i].impl, &w, gj_profile_hw(p), &e, NULL), GJ_OK);
+        const double got = e.peak_bytes - (double)w.rows * (w.key_bytes + 2.0 * w.payload_bytes);
+        if (fabs(got / c[i].measured - 1) > 0.005)
+            fail_msg("%s direct, %d-byte keys, 2^%d groups: peak %.0f bytes predicted, %.0f measured",
+                     gj_impl_name(c[i].impl), c[i].kb, c[i].lgroups, got, c[i].measured);
+    }
+    gj_profile_free(p);
+}
+
 /* SGB-DE-TR's peak with its dictionary's hash table (2^ceil(log2 2g) slots
  * of 8 bytes, 16 with 8-byte keys, held while it encodes), measured on an
  * H100 (bench/RESULTS.md, session 17, call 8: `gjadvise run groupby --rows
@@ -931,6 +966,10 @@ static void test_pgb_plans(void **state)
     assert_true(gj_pgb_piece_rows(n, 256, 132, 2, 1) == ceil(n / (132 * 2 * 4)));
     assert_true(gj_pgb_piece_rows(n, 140, 132, 1, 1) == q);
     assert_true(gj_pgb_piece_rows(1000, 256, 132, 1, 0) == 4096);
+    /* no partition: one wave of pieces (each flushes the whole span) */
+    assert_true(gj_pgb_piece_rows(n, 1, 132, 2, 1) == ceil(n / (132 * 2)));
+    assert_true(gj_pgb_piece_rows(n, 1, 132, 2, 0) == ceil(n / (132 * 2 * 4)));
+    assert_true(gj_pgb_piece_rows(100000, 1, 132, 3, 1) == 4096);
 }
 
 /* PGB's direct plan (operators/shapes.h gj_pgb_many_pick): keys spanning
@@ -1265,6 +1304,7 @@ int main(void)
         cmocka_unit_test(test_join_sides_in_order),
         cmocka_unit_test(test_phj_sparse_probe),
         cmocka_unit_test(test_groupby_peak_memory),
+        cmocka_unit_test(test_direct_peak_memory),
         cmocka_unit_test(test_dict_table_peak),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
