@@ -33,6 +33,10 @@ int gj_cli_parse_int(const char *s, long lo, long hi, long *out);
 /* Which join sides a workload says are in key order: "R and S", "R", "S",
  * or NULL for neither (r_sorted, s_sorted). */
 const char *gj_cli_sorted_sides(const gj_workload *w);
+/* A group-by's groups beyond what its told span (key_range) can form: a
+ * note on stderr (the statistics are taken as told: a span told too small
+ * still groups right, only slower). */
+void gj_cli_note_span(const char *cmd, const gj_workload *w);
 /* Print "gjadvise <cmd>: --flag=value: allowed ..." and return GJ_EXIT_USAGE. */
 int gj_cli_bad(const char *cmd, const char *flag, const char *value, const char *allowed);
 /* Print "gjadvise <cmd>: <what>: <library message or errstr>" and map the

@@ -46,7 +46,8 @@ static void help(void)
         "                           output of a sort or a merge join): SGB-* need no sort\n"
         "  --key-range N            the keys span N values (max - min + 1, from the column's\n"
         "                           statistics; default unknown): PGB-* may give every key its\n"
-        "                           own slot (operators/GROUPBY.md)\n"
+        "                           own slot (operators/GROUPBY.md); more --groups than N\n"
+        "                           are taken as told, with a note\n"
         "both:\n"
         "  --key-bytes 4|8, --payload-bytes 4|8   (default 4)\n"
         "  --zipf Z                 skew of foreign keys or group keys, >= 0 (default 0)\n"
@@ -351,6 +352,7 @@ int gj_cli_parse_workload(const char *cmd, int argc, char **argv, gj_workload *w
         snprintf(buf, sizeof buf, "%llu", (unsigned long long)w->groups);
         return gj_cli_bad(cmd, "--groups", buf, "allowed 1 to the number of rows (--rows)");
     }
+    gj_cli_note_span(cmd, w);
     return 0;
 }
 

@@ -563,6 +563,7 @@ int gj_cli_run_groupby(int argc, char **argv)
     /* input files first: a bad one is reported with or without a GPU */
     if (o.file && (ex = file_input(cmd, &o, &hf, ctx))) goto done;
     if (!o.file) o.w.key_range = gen_key_range(&o, o.w.groups);
+    gj_cli_note_span(cmd, &o.w);
     if (o.expect && (rc = gj_colfile_read(o.expect, o.w.key_bytes, 8, &expect, ctx))) {
         ex = rc == GJ_ERR_IO || rc == GJ_ERR_PARSE ? GJ_EXIT_INPUT : gj_cli_exit_for(rc);
         gj_cli_fail(cmd, rc, ctx, "--expect");

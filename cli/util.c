@@ -63,6 +63,15 @@ int gj_cli_parse_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+void gj_cli_note_span(const char *cmd, const gj_workload *w)
+{
+    if (w->op != GJ_OP_GROUPBY || !w->key_range || w->groups <= w->key_range) return;
+    fprintf(stderr,
+            "gjadvise %s: note: %llu groups, but keys spanning %llu values form at most %llu; taken as told "
+            "(keys outside a span told too small still group right, only slower)\n",
+            cmd, (unsigned long long)w->groups, (unsigned long long)w->key_range, (unsigned long long)w->key_range);
+}
+
 int gj_cli_bad(const char *cmd, const char *flag, const char *value, const char *allowed)
 {
     fprintf(stderr, "gjadvise %s: %s=%s: %s\n", cmd, flag, value ? value : "(missing)", allowed);

@@ -67,6 +67,12 @@ static void test_recommend_default(void **state)
     assert_non_null(strstr(out, "best: PGB-TR"));
     assert_int_equal(RUN(out, "recommend", "--op", "groupby", "--key-range", "0"), 2);
     assert_non_null(strstr(out, "--key-range"));
+    /* more groups than the span told can form: taken as told, with a note */
+    assert_int_equal(RUN(out, "recommend", "--op", "groupby", "--groups", "100", "--key-range", "5"), 0);
+    assert_non_null(strstr(out, "note: 100 groups, but keys spanning 5 values form at most 5"));
+    assert_non_null(strstr(out, "best: "));
+    assert_int_equal(RUN(out, "recommend", "--op", "groupby", "--groups", "5", "--key-range", "5"), 0);
+    assert_null(strstr(out, "note:"));
     assert_int_equal(RUN(out, "model", "--profile", "a100-paper"), 0);
     assert_non_null(strstr(out, "0.39"));
     assert_non_null(strstr(out, "[2^0, 2^21]"));
