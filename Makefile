@@ -134,7 +134,8 @@ $(TPCH_PLANS)/counts.txt: tests/tpch_plans.py
 	else echo "make: no DuckDB in .venv: run ./setup.sh (test_explain's TPC-H test fails without it)"; fi
 
 test: $(TESTS) $(BIN) $(EXAMPLES) $(TPCH_PLANS)/counts.txt
-	@GJ_TPCH_PLANS=$(abspath $(TPCH_PLANS)) GJ_BIN=$(abspath $(BIN)) tests/run.sh $(TESTS) $(EXAMPLES)
+	@GJ_TPCH_PLANS=$(abspath $(TPCH_PLANS)) GJ_BIN=$(abspath $(BIN)) tests/run.sh $(TESTS) $(EXAMPLES) \
+	    tests/readme_examples.py
 
 check-symbols: $(LIBSO)
 	@bad=$$(nm -D --defined-only $(LIBSO) | awk '{print $$3}' | grep -v '^gj_' | grep -v '^GJ' || true); \
