@@ -912,12 +912,13 @@ static bool pgb_claims(bool rowids, const PgbJob *job, int nj, int cub, uint64_t
  * radix sort (hashed keys and values built first).
  * PGB-UR (rowids): the values are row ids. PGB-TR: pgb_jobs's nj calls, the
  * payload columns, two 4-byte columns packed into one pass (r.src[j] then
- * points at its half and r.sshift[j] = 1); every pass rewrites hs with the
+ * points at its half and r.sshift[j] = 1); every pass rewrites *hs with the
  * same keys. room (pgb_claims): the one call tries the claimed pass first
  * into outputs of room rows, its words at `words`; *claimed says whether it
  * held (else the exact pass ran after it). A direct plan's claim writes
- * the keys' 2-byte residues to hs (join_partition.h GJ_PART_RES16: 2 bytes
- * a row less to write, then to read; its fallback writes the keys). */
+ * the keys' 2-byte residues to *hs, a buffer of 2 bytes a row
+ * (join_partition.h GJ_PART_RES16: 2 bytes a row less to write, then to
+ * read, and to hold); its fallback replaces *hs with one of whole keys. */
 template <typename K>
 int pgb_partition(Ctx &c, bool rowids, const PgbJob *job, int nj, int cub, bool direct, const void *keys, void **hs,
                   uint64_t n, int bits, GbSpec &r, void **rowid, uint64_t room, uint32_t *words, int *claimed)
