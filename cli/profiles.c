@@ -119,7 +119,7 @@ static int parse_ref(const char *cmd, const char *ref, char *name, size_t n, int
         return gj_cli_bad(cmd, "VERSION", at + 1, "allowed an integer >= 1 after '@'");
     gj_profile *probe = NULL;
     if (gj_profile_new(name, &probe) != GJ_OK)
-        return gj_cli_bad(cmd, "NAME", name, "allowed 1..63 characters of [A-Za-z0-9._-]");
+        return gj_cli_bad(cmd, "NAME", name, "allowed 1 to 63 characters of A-Z a-z 0-9 . _ -");
     gj_profile_free(probe);
     *version = (int)v;
     return GJ_EXIT_OK;

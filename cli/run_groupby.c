@@ -138,22 +138,22 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         const char *v = optarg;
         switch (c) {
-        case O_ROWS: if (gj_cli_parse_size(v, 0x7fffffffull, &o->w.rows) || !o->w.rows) return gj_cli_bad(cmd, "--rows", v, "1..2^31-1"); break;
-        case O_GROUPS: if (gj_cli_parse_size(v, 0x7fffffffull, &o->w.groups) || !o->w.groups) return gj_cli_bad(cmd, "--groups", v, "1..2^31-1"); o->groups_set = 1; break;
+        case O_ROWS: if (gj_cli_parse_size(v, 0x7fffffffull, &o->w.rows) || !o->w.rows) return gj_cli_bad(cmd, "--rows", v, "allowed 1 to 2^31-1"); break;
+        case O_GROUPS: if (gj_cli_parse_size(v, 0x7fffffffull, &o->w.groups) || !o->w.groups) return gj_cli_bad(cmd, "--groups", v, "allowed 1 to 2^31-1"); o->groups_set = 1; break;
         case O_AGGS: if (gj_cli_parse_aggs(cmd, v, &o->w)) return GJ_EXIT_USAGE; break;
         case O_IMPL: {
             gj_impl im;
             if (!strcmp(v, "auto")) o->impl = -1;
             else if (gj_impl_parse(v, &im) || gj_impl_op(im) != GJ_OP_GROUPBY)
-                return gj_cli_bad(cmd, "--impl", v, "auto, HGB, SGB-UR, SGB-TR, SGB-DE-TR, PGB-UR, PGB-TR, HASH-GLOBAL");
+                return gj_cli_bad(cmd, "--impl", v, "allowed auto, HGB, SGB-UR, SGB-TR, SGB-DE-TR, PGB-UR, PGB-TR, HASH-GLOBAL");
             else o->impl = im;
             break;
         }
-        case O_KB: if (gj_cli_parse_int(v, 4, 8, &l) || (l != 4 && l != 8)) return gj_cli_bad(cmd, "--key-bytes", v, "4, 8"); o->w.key_bytes = (int)l; break;
-        case O_PB: if (gj_cli_parse_int(v, 4, 8, &l) || (l != 4 && l != 8)) return gj_cli_bad(cmd, "--payload-bytes", v, "4, 8"); o->w.payload_bytes = (int)l; break;
+        case O_KB: if (gj_cli_parse_int(v, 4, 8, &l) || (l != 4 && l != 8)) return gj_cli_bad(cmd, "--key-bytes", v, "allowed 4 or 8"); o->w.key_bytes = (int)l; break;
+        case O_PB: if (gj_cli_parse_int(v, 4, 8, &l) || (l != 4 && l != 8)) return gj_cli_bad(cmd, "--payload-bytes", v, "allowed 4 or 8"); o->w.payload_bytes = (int)l; break;
         case O_FLOAT: o->isfloat = 1; break;
-        case O_ZIPF: if (gj_cli_parse_double(v, &o->w.zipf) || o->w.zipf < 0 || o->w.zipf > 10) return gj_cli_bad(cmd, "--zipf", v, "0..10"); break;
-        case O_KOFF: if (gj_cli_parse_size(v, UINT64_MAX, &o->key_offset)) return gj_cli_bad(cmd, "--key-offset", v, "an unsigned integer"); break;
+        case O_ZIPF: if (gj_cli_parse_double(v, &o->w.zipf) || o->w.zipf < 0 || o->w.zipf > 10) return gj_cli_bad(cmd, "--zipf", v, "allowed 0 to 10"); break;
+        case O_KOFF: if (gj_cli_parse_size(v, UINT64_MAX, &o->key_offset)) return gj_cli_bad(cmd, "--key-offset", v, "allowed an unsigned integer"); break;
         case O_SPARSE: o->sparse = 1; break;
         case O_SORTED: o->w.sorted_output = 1; break;
         case O_SKEYS: o->w.sorted_keys = 1; break;
@@ -162,11 +162,11 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
             o->krange = 0;
             if (!o->krange_auto && strcmp(v, "unknown") &&
                 (gj_cli_parse_size(v, 1ull << 62, &o->krange) || !o->krange))
-                return gj_cli_bad(cmd, "--key-range", v, "auto, unknown or 1..2^62 (max - min + 1 of the keys)");
+                return gj_cli_bad(cmd, "--key-range", v, "allowed auto, unknown or 1 to 2^62 (max - min + 1 of the keys)");
             break;
         case O_CHECK: o->check = 1; break;
-        case O_REPEAT: if (gj_cli_parse_int(v, 1, 1000, &l)) return gj_cli_bad(cmd, "--repeat", v, "1..1000"); o->repeat = (int)l; break;
-        case O_SEED: if (gj_cli_parse_size(v, UINT64_MAX, &o->seed)) return gj_cli_bad(cmd, "--seed", v, "an unsigned integer"); break;
+        case O_REPEAT: if (gj_cli_parse_int(v, 1, 1000, &l)) return gj_cli_bad(cmd, "--repeat", v, "allowed 1 to 1000"); o->repeat = (int)l; break;
+        case O_SEED: if (gj_cli_parse_size(v, UINT64_MAX, &o->seed)) return gj_cli_bad(cmd, "--seed", v, "allowed an unsigned integer"); break;
         case O_PROFILE: o->profile = v; break;
         case O_DB: o->db = v; break;
         case O_NOLOG: o->no_log = 1; break;
@@ -177,7 +177,7 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
             if (!bench || !p || sscanf(p, "%63[^:]:%63[^:]:%63s", a, b, m) < 2 || parse_pow(a, &o->g_lo) ||
                 parse_pow(b, &o->g_hi) || (m[0] && parse_pow(m, &o->g_mul)) || o->g_lo < 1 || o->g_hi < o->g_lo ||
                 o->g_mul < 2)
-                return gj_cli_bad(cmd, "--sweep", v, "groups=LO:HI[:MUL], 1 <= LO <= HI, MUL >= 2 (bench only)");
+                return gj_cli_bad(cmd, "--sweep", v, "allowed groups=LO:HI[:MUL], 1 <= LO <= HI, MUL >= 2 (bench only)");
             if (!m[0]) o->g_mul = 4;
             break;
         }
@@ -189,24 +189,24 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
                 for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
                     gj_impl im;
                     if (gj_impl_parse(t, &im) || gj_impl_op(im) != GJ_OP_GROUPBY || o->n_impls == GJ_IMPL_COUNT)
-                        return gj_cli_bad(cmd, "--impls", v, "all or a list of HGB, SGB-UR, SGB-TR, SGB-DE-TR, PGB-UR, PGB-TR, HASH-GLOBAL");
+                        return gj_cli_bad(cmd, "--impls", v, "allowed all or a list of HGB, SGB-UR, SGB-TR, SGB-DE-TR, PGB-UR, PGB-TR, HASH-GLOBAL");
                     o->impls[o->n_impls++] = im;
                 }
             } else
                 for (int i = GJ_IMPL_HGB; i <= GJ_IMPL_HASH_GLOBAL; i++) o->impls[o->n_impls++] = i;
-            if (!o->n_impls) return gj_cli_bad(cmd, "--impls", v, "at least one implementation");
+            if (!o->n_impls) return gj_cli_bad(cmd, "--impls", v, "allowed at least one implementation");
             break;
         }
-        case O_BG: if (gj_cli_parse_double(v, &o->bg) || o->bg <= 0) return gj_cli_bad(cmd, "--bg", v, "GB/s > 0"); break;
+        case O_BG: if (gj_cli_parse_double(v, &o->bg) || o->bg <= 0) return gj_cli_bad(cmd, "--bg", v, "allowed GB/s > 0"); break;
         case O_FILE:
         case O_EXPECT:
-            if (bench) return gj_cli_bad(cmd, c == O_FILE ? "--file" : "--expect", v, "only with run groupby");
-            if (!*v) return gj_cli_bad(cmd, c == O_FILE ? "--file" : "--expect", v, "a file name");
+            if (bench) return gj_cli_bad(cmd, c == O_FILE ? "--file" : "--expect", v, "allowed only with run groupby");
+            if (!*v) return gj_cli_bad(cmd, c == O_FILE ? "--file" : "--expect", v, "allowed a file name");
             if (c == O_FILE) o->file = v; else o->expect = v;
             break;
         case O_RTOL:
             if (gj_cli_parse_double(v, &o->rtol) || o->rtol < 0 || o->rtol >= 1)
-                return gj_cli_bad(cmd, "--rtol", v, "0 <= X < 1");
+                return gj_cli_bad(cmd, "--rtol", v, "allowed 0 <= X < 1");
             break;
         case O_HELP:
         case 'h': if (bench) help_bench(); else help_run(); return -1;

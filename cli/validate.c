@@ -133,23 +133,23 @@ int gj_cli_validate(int argc, char **argv)
         const char *v = optarg;
         switch (c) {
         case O_GRID:
-            if (!*v) return gj_cli_bad(cmd, "--grid", v, "default, quick or a JSON grid file");
+            if (!*v) return gj_cli_bad(cmd, "--grid", v, "allowed default, quick or a JSON grid file");
             grid_name = v;
             break;
         case O_QUICK: quick = 1; break;
         case O_REPEAT:
-            if (gj_cli_parse_int(v, 1, 1000, &repeat)) return gj_cli_bad(cmd, "--repeat", v, "an integer 1..1000");
+            if (gj_cli_parse_int(v, 1, 1000, &repeat)) return gj_cli_bad(cmd, "--repeat", v, "allowed 1 to 1000");
             break;
         case O_PROFILE: profile = v; break;
         case O_DB: dbf = v; break;
         case O_REPLAY: replay = 1; break;
         case O_DEVICE:
-            if (!*v || strlen(v) >= 48) return gj_cli_bad(cmd, "--device", v, "a GPU UUID as stored (GPU-...)");
+            if (!*v || strlen(v) >= 48) return gj_cli_bad(cmd, "--device", v, "allowed a GPU UUID as stored (GPU-...)");
             device = v;
             break;
         case O_HOLDOUT: holdout = 1; break;
         case O_REPORT:
-            if (!*v) return gj_cli_bad(cmd, "--report", v, "a directory");
+            if (!*v) return gj_cli_bad(cmd, "--report", v, "allowed a directory");
             report = v;
             break;
         case O_JSON: json = 1; break;
@@ -169,7 +169,7 @@ int gj_cli_validate(int argc, char **argv)
             return gj_cli_bad(cmd, "--quick", grid_name, "--quick is --grid quick; give one of them");
         grid_name = "quick";
     }
-    if (device && !replay) return gj_cli_bad(cmd, "--device", device, "only with --replay (a run uses the local GPU)");
+    if (device && !replay) return gj_cli_bad(cmd, "--device", device, "allowed only with --replay (a run uses the local GPU)");
 
     gj_ctx *ctx = NULL;
     gj_grid *g = NULL;
