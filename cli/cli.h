@@ -37,6 +37,13 @@ const char *gj_cli_sorted_sides(const gj_workload *w);
  * note on stderr (the statistics are taken as told: a span told too small
  * still groups right, only slower). */
 void gj_cli_note_span(const char *cmd, const gj_workload *w);
+/* A key or payload width: 4 or 8 into *out, 0; else the flag's error line
+ * and GJ_EXIT_USAGE. */
+int gj_cli_parse_width(const char *cmd, const char *flag, const char *v, int *out);
+/* --impls of an operator: "all" (its implementations in order) or a comma
+ * list of its names into impls[0..*n), 0; else the error line and
+ * GJ_EXIT_USAGE. impls holds GJ_IMPL_COUNT. */
+int gj_cli_parse_impls(const char *cmd, const char *v, gj_op op, int *impls, int *n);
 /* Print "gjadvise <cmd>: --flag=value: allowed ..." and return GJ_EXIT_USAGE. */
 int gj_cli_bad(const char *cmd, const char *flag, const char *value, const char *allowed);
 /* Print "gjadvise <cmd>: <what>: <library message or errstr>" and map the

@@ -115,7 +115,6 @@ int gj_cli_explain(int argc, char **argv)
     const char *cmd = "explain", *profile = NULL, *db = NULL, *file = NULL;
     gj_explain_opts o = {.uncertainty = GJ_EXPLAIN_DEFAULT_UNCERTAINTY, .payload_bytes = 8};
     int json = 0, c, code = GJ_EXIT_OK, rc;
-    long l;
     char *text = NULL, *res = NULL;
     gj_profile *p = NULL;
     gj_explain *e = NULL;
@@ -135,9 +134,7 @@ int gj_cli_explain(int argc, char **argv)
                                   "allowed a factor from 1 (no ranges) to 1e6");
             break;
         case O_PB:
-            if (gj_cli_parse_int(optarg, 4, 8, &l) || (l != 4 && l != 8))
-                return gj_cli_bad(cmd, "--payload-bytes", optarg, "allowed 4 or 8");
-            o.payload_bytes = (int)l;
+            if (gj_cli_parse_width(cmd, "--payload-bytes", optarg, &o.payload_bytes)) return GJ_EXIT_USAGE;
             break;
         case O_JSON: json = 1; break;
         case O_HELP:

@@ -311,11 +311,10 @@ int gj_cli_parse_workload(const char *cmd, int argc, char **argv, gj_workload *w
             if (gj_filter_parse(a, &w->filter)) return gj_cli_bad(cmd, "--filter", a, "allowed auto, on or off");
             break;
         case O_KB:
+            if (gj_cli_parse_width(cmd, "--key-bytes", a, &w->key_bytes)) return GJ_EXIT_USAGE;
+            break;
         case O_PB:
-            if (gj_cli_parse_int(a, 4, 8, &l) || (l != 4 && l != 8))
-                return gj_cli_bad(cmd, c == O_KB ? "--key-bytes" : "--payload-bytes", a, "allowed 4 or 8");
-            if (c == O_KB) w->key_bytes = (int)l;
-            else w->payload_bytes = (int)l;
+            if (gj_cli_parse_width(cmd, "--payload-bytes", a, &w->payload_bytes)) return GJ_EXIT_USAGE;
             break;
         case O_PROFILE:
             if (!profile) goto unknown;

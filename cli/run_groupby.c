@@ -149,8 +149,8 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
             else o->impl = im;
             break;
         }
-        case O_KB: if (gj_cli_parse_int(v, 4, 8, &l) || (l != 4 && l != 8)) return gj_cli_bad(cmd, "--key-bytes", v, "allowed 4 or 8"); o->w.key_bytes = (int)l; break;
-        case O_PB: if (gj_cli_parse_int(v, 4, 8, &l) || (l != 4 && l != 8)) return gj_cli_bad(cmd, "--payload-bytes", v, "allowed 4 or 8"); o->w.payload_bytes = (int)l; break;
+        case O_KB: if (gj_cli_parse_width(cmd, "--key-bytes", v, &o->w.key_bytes)) return GJ_EXIT_USAGE; break;
+        case O_PB: if (gj_cli_parse_width(cmd, "--payload-bytes", v, &o->w.payload_bytes)) return GJ_EXIT_USAGE; break;
         case O_FLOAT: o->isfloat = 1; break;
         case O_ZIPF: if (gj_cli_parse_double(v, &o->w.zipf) || o->w.zipf < 0 || o->w.zipf > 10) return gj_cli_bad(cmd, "--zipf", v, "allowed 0 to 10"); break;
         case O_KOFF: if (gj_cli_parse_size(v, UINT64_MAX, &o->key_offset)) return gj_cli_bad(cmd, "--key-offset", v, "allowed an unsigned integer"); break;
@@ -181,22 +181,7 @@ static int parse_common(const char *cmd, int argc, char **argv, gb_opts *o, int 
             if (!m[0]) o->g_mul = 4;
             break;
         }
-        case O_IMPLS: {
-            char buf[256];
-            gj_strlcpy(buf, v, sizeof buf);
-            o->n_impls = 0;
-            if (strcmp(v, "all")) {
-                for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-                    gj_impl im;
-                    if (gj_impl_parse(t, &im) || gj_impl_op(im) != GJ_OP_GROUPBY || o->n_impls == GJ_IMPL_COUNT)
-                        return gj_cli_bad(cmd, "--impls", v, "allowed all or a list of HGB, SGB-UR, SGB-TR, SGB-DE-TR, PGB-UR, PGB-TR, HASH-GLOBAL");
-                    o->impls[o->n_impls++] = im;
-                }
-            } else
-                for (int i = GJ_IMPL_HGB; i <= GJ_IMPL_HASH_GLOBAL; i++) o->impls[o->n_impls++] = i;
-            if (!o->n_impls) return gj_cli_bad(cmd, "--impls", v, "allowed at least one implementation");
-            break;
-        }
+        case O_IMPLS: if (gj_cli_parse_impls(cmd, v, GJ_OP_GROUPBY, o->impls, &o->n_impls)) return GJ_EXIT_USAGE; break;
         case O_BG: if (gj_cli_parse_double(v, &o->bg) || o->bg <= 0) return gj_cli_bad(cmd, "--bg", v, "allowed GB/s > 0"); break;
         case O_FILE:
         case O_EXPECT:

@@ -157,8 +157,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, jn_opts *o, int be
         case O_SR: if (gj_cli_parse_size(v, 0xffffffffULL, &o->w.s_rows) || !o->w.s_rows) return gj_cli_bad(cmd, "--s-rows", v, "allowed 1 to 2^32-1"); break;
         case O_RP: if (gj_cli_parse_int(v, 0, GJ_MAX_PAYLOADS, &l)) return gj_cli_bad(cmd, "--r-payloads", v, "allowed 0 to 8"); o->w.r_payloads = (int)l; break;
         case O_SP: if (gj_cli_parse_int(v, 0, GJ_MAX_PAYLOADS, &l)) return gj_cli_bad(cmd, "--s-payloads", v, "allowed 0 to 8"); o->w.s_payloads = (int)l; break;
-        case O_KB: if (gj_cli_parse_int(v, 4, 8, &l) || (l != 4 && l != 8)) return gj_cli_bad(cmd, "--key-bytes", v, "allowed 4 or 8"); o->w.key_bytes = (int)l; break;
-        case O_PB: if (gj_cli_parse_int(v, 4, 8, &l) || (l != 4 && l != 8)) return gj_cli_bad(cmd, "--payload-bytes", v, "allowed 4 or 8"); o->w.payload_bytes = (int)l; break;
+        case O_KB: if (gj_cli_parse_width(cmd, "--key-bytes", v, &o->w.key_bytes)) return GJ_EXIT_USAGE; break;
+        case O_PB: if (gj_cli_parse_width(cmd, "--payload-bytes", v, &o->w.payload_bytes)) return GJ_EXIT_USAGE; break;
         case O_MR: if (gj_cli_parse_double(v, &o->w.match_ratio) || o->w.match_ratio < 0 || o->w.match_ratio > 1) return gj_cli_bad(cmd, "--match-ratio", v, "allowed 0 to 1"); break;
         case O_ZIPF: if (gj_cli_parse_double(v, &o->w.zipf) || o->w.zipf < 0 || o->w.zipf > 10) return gj_cli_bad(cmd, "--zipf", v, "allowed 0 to 10"); break;
         case O_SRUN: if (gj_cli_parse_double(v, &o->w.s_run) || o->w.s_run < 1 || o->w.s_run > (double)GJ_MAX_ROWS) return gj_cli_bad(cmd, "--s-run", v, "allowed a number from 1 (no runs) to 2^40"); break;
@@ -204,23 +204,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, jn_opts *o, int be
             gj_strlcpy(o->sweep, name, sizeof o->sweep);
             break;
         }
-        case O_IMPLS: {
-            char buf[256];
-            gj_strlcpy(buf, v, sizeof buf);
-            o->n_impls = 0;
-            if (!strcmp(v, "all")) {
-                for (int i = GJ_IMPL_PHJ_UR; i <= GJ_IMPL_NPHJ; i++) o->impls[o->n_impls++] = i;
-                break;
-            }
-            for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-                int im;
-                if (parse_impl(t, &im) || im < 0 || o->n_impls == GJ_IMPL_COUNT)
-                    return gj_cli_bad(cmd, "--impls", v, "allowed all or a list of PHJ-UR, PHJ-TR, SMJ-UR, SMJ-TR, NPHJ");
-                o->impls[o->n_impls++] = im;
-            }
-            if (!o->n_impls) return gj_cli_bad(cmd, "--impls", v, "allowed at least one implementation");
-            break;
-        }
+        case O_IMPLS: if (gj_cli_parse_impls(cmd, v, GJ_OP_JOIN, o->impls, &o->n_impls)) return GJ_EXIT_USAGE; break;
         case O_BG: if (gj_cli_parse_double(v, &o->bg) || o->bg <= 0) return gj_cli_bad(cmd, "--bg", v, "allowed GB/s > 0"); break;
         case O_HELP:
         case 'h': if (bench) help_bench(); else help_run(); return -1;

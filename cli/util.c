@@ -63,6 +63,39 @@ int gj_cli_parse_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+int gj_cli_parse_width(const char *cmd, const char *flag, const char *v, int *out)
+{
+    long l;
+    if (gj_cli_parse_int(v, 4, 8, &l) || (l != 4 && l != 8)) return gj_cli_bad(cmd, flag, v, "allowed 4 or 8");
+    *out = (int)l;
+    return 0;
+}
+
+int gj_cli_parse_impls(const char *cmd, const char *v, gj_op op, int *impls, int *n)
+{
+    char buf[256], allowed[160];
+    int len = snprintf(allowed, sizeof allowed, "allowed all or a list of");
+    for (int i = 0; i < GJ_IMPL_COUNT; i++)
+        if (gj_impl_op((gj_impl)i) == op)
+            len += snprintf(allowed + len, sizeof allowed - (size_t)len, "%s %s", i && gj_impl_op((gj_impl)(i - 1)) == op ? "," : "",
+                            gj_impl_name((gj_impl)i));
+    *n = 0;
+    if (!strcmp(v, "all")) {
+        for (int i = 0; i < GJ_IMPL_COUNT; i++)
+            if (gj_impl_op((gj_impl)i) == op) impls[(*n)++] = i;
+        return 0;
+    }
+    gj_strlcpy(buf, v, sizeof buf);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        gj_impl im;
+        if (gj_impl_parse(t, &im) || gj_impl_op(im) != op || *n == GJ_IMPL_COUNT)
+            return gj_cli_bad(cmd, "--impls", v, allowed);
+        impls[(*n)++] = (int)im;
+    }
+    if (!*n) return gj_cli_bad(cmd, "--impls", v, "allowed at least one implementation");
+    return 0;
+}
+
 void gj_cli_note_span(const char *cmd, const gj_workload *w)
 {
     if (w->op != GJ_OP_GROUPBY || !w->key_range || w->groups <= w->key_range) return;
