@@ -143,6 +143,25 @@ static void test_bad_flags(void **state)
     assert_int_equal(RUN(out, "recommend", "--op", "groupby", "--filter", "on"), 2);
     assert_non_null(strstr(out, "a join's semi-join filter"));
     assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
+    /* run and bench: the shared width and --impls parsers (no GPU needed to refuse) */
+    struct {
+        const char *cmd, *op, *flag, *value, *expect;
+    } runs[] = {
+        {"bench", "join", "--impls", "PHJ-TR,HGB",
+         "--impls=PHJ-TR,HGB: allowed all or a list of PHJ-UR, PHJ-TR, SMJ-UR, SMJ-TR, NPHJ"},
+        {"bench", "groupby", "--impls", "NPHJ",
+         "--impls=NPHJ: allowed all or a list of HGB, SGB-UR, SGB-TR, SGB-DE-TR, PGB-UR, PGB-TR, HASH-GLOBAL"},
+        {"bench", "groupby", "--impls", ",", "--impls=,: allowed at least one implementation"},
+        {"run", "join", "--key-bytes", "5", "--key-bytes=5: allowed 4 or 8"},
+        {"run", "groupby", "--payload-bytes", "x", "--payload-bytes=x: allowed 4 or 8"},
+        {"run", "groupby", "--repeat", "0", "--repeat=0: allowed 1 to 1000"},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        int rc = RUN(out, runs[i].cmd, runs[i].op, runs[i].flag, runs[i].value);
+        if (rc != 2 || !strstr(out, runs[i].expect))
+            fail_msg("%s %s %s %s: exit %d, output: %s", runs[i].cmd, runs[i].op, runs[i].flag, runs[i].value, rc, out);
+        assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
+    }
     assert_int_equal(RUN(out, "recommend", "--bogus"), 2);
     assert_int_equal(RUN(out, "recommend", "--rows"), 2);
     assert_int_equal(RUN(out, "nosuch"), 2);
