@@ -1038,7 +1038,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_pgb_chunk<K, TS>, PolicyChunk::THREADS, smem));
     }
     if (occ < 1) occ = 1;
-    { /* pieces of T rows (operators/shapes.h); GJ_PGB_WHOLE=0: cut as before (A/B) */
+    { /* pieces of T rows (operators/shapes.h); GJ_PGB_WHOLE=0: four waves, partitions cut as before sessions 20 and 31 (A/B) */
         const char *we = getenv("GJ_PGB_WHOLE");
         a.T = (uint64_t)gj_pgb_piece_rows((double)n, (double)P, (double)c.sms, (double)occ, !(we && !strcmp(we, "0")));
         const char *le = getenv("GJ_PGB_LEAN"); /* A/B: 0 = k_pgb_many's general tile throughout */
