@@ -73,12 +73,14 @@ int gj_cli_parse_width(const char *cmd, const char *flag, const char *v, int *ou
 
 int gj_cli_parse_impls(const char *cmd, const char *v, gj_op op, int *impls, int *n)
 {
-    char buf[256], allowed[160];
-    int len = snprintf(allowed, sizeof allowed, "allowed all or a list of");
+    char buf[256], allowed[160] = "allowed all or a list of";
+    const char *sep = " ";
     for (int i = 0; i < GJ_IMPL_COUNT; i++)
-        if (gj_impl_op((gj_impl)i) == op)
-            len += snprintf(allowed + len, sizeof allowed - (size_t)len, "%s %s", i && gj_impl_op((gj_impl)(i - 1)) == op ? "," : "",
-                            gj_impl_name((gj_impl)i));
+        if (gj_impl_op((gj_impl)i) == op) {
+            strncat(allowed, sep, sizeof allowed - strlen(allowed) - 1);
+            strncat(allowed, gj_impl_name((gj_impl)i), sizeof allowed - strlen(allowed) - 1);
+            sep = ", ";
+        }
     *n = 0;
     if (!strcmp(v, "all")) {
         for (int i = 0; i < GJ_IMPL_COUNT; i++)
