@@ -1000,6 +1000,30 @@ done:
     return rc;
 }
 
+/* PGB-UR's work items by piece, then partition (PgbArgs.order), into a
+ * new allocation *order of `items` entries: a stable sort of the items on
+ * their piece (k_pgb_piece_keys). */
+static int pgb_order(Ctx &c, const uint32_t *item_end, uint64_t P, uint32_t items, void **order)
+{
+    int rc = GJ_OK;
+    gj_ctx *ctx = c.ctx;
+    void *key = NULL, *item = NULL, *skey = NULL;
+    const int bits = 32 - __builtin_clz(items); /* pieces <= items */
+    GJ_CUDA(gj_arena_alloc(&c.ar, &key, (size_t)items * 4));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &item, (size_t)items * 4));
+    GJ_CUDA(gj_arena_alloc(&c.ar, &skey, (size_t)items * 4));
+    GJ_CUDA(gj_arena_alloc(&c.ar, order, (size_t)items * 4));
+    k_pgb_piece_keys<<<(unsigned)((P + 255) / 256), 256, 0, c.st>>>(item_end, (uint32_t)P, (uint32_t *)key,
+                                                                    (uint32_t *)item);
+    GJ_LAUNCHED();
+    rc = gjgb_sort_pairs(key, skey, 4, item, *order, 4, items, 0, bits, &c.ar, c.st, ctx);
+done:
+    gj_arena_free(&c.ar, key);
+    gj_arena_free(&c.ar, item);
+    gj_arena_free(&c.ar, skey);
+    return rc;
+}
+
 /* The chunk kernel over every piece of every partition. Output ids come
  * from the global table's counter, capped at the output's capacity; when the
  * table or the output is too small (more groups than the hint said), both
@@ -1012,7 +1036,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     int rc = GJ_OK;
     gj_ctx *ctx = c.ctx;
     void *tkeys = NULL, *tvals = NULL, *cnt = NULL, *item_end = NULL, *cut_end = NULL, *cut_list = NULL;
-    void *spill = NULL, *cut_global = NULL;
+    void *spill = NULL, *cut_global = NULL, *order = NULL;
     uint32_t ncut[2] = {0, 0}; /* cut partitions, their pieces */
     GbSpec rm = r; /* k_pgb_many's spec: its shared layout in soff */
     /* a direct plan's 8-byte keys: 4-byte table keys (groupby_kernels.cuh PgbTk) */
@@ -1072,6 +1096,13 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
             GJ_CUDA(cudaStreamSynchronize(c.st));
             items = h[0], ncut[0] = h[1], ncut[1] = h[2];
             counted = true;
+            /* PGB-UR with cut partitions: blocks by piece, then partition
+             * (PgbArgs.order); GJ_PGB_ORDER=partition: in partition order (A/B) */
+            const char *oe = getenv("GJ_PGB_ORDER");
+            if (a.rowid && P > 1 && items > P && !(oe && !strcmp(oe, "partition"))) {
+                if ((rc = pgb_order(c, (const uint32_t *)item_end, P, items, &order))) goto done;
+                a.order = (const uint32_t *)order;
+            }
         }
         gj_trace(c.st, "output, table set, items read");
         if (ncut[0] && !spill) { /* the pieces' tables, once */
