@@ -1943,11 +1943,12 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
     __shared__ uint32_t nwhole, rank, gbase;
     uint64_t lo, hi;
     bool whole;
-    pgb_item(a, pgb_block(a), lo, hi, whole);
+    const uint32_t b = pgb_block(a);
+    pgb_item(a, b, lo, hi, whole);
     if (lo >= hi) return;
     const uint32_t tmask = ts - 1;
     const int sh = 64 - (31 - __clz((int)ts)), pb = __popcll(a.pmask); /* pb: hash_frac's partition bits */
-    const uint64_t part = a.key0 ? pgb_part(a, pgb_block(a)) : 0, hb = pgb_base<K>(a, pb);
+    const uint64_t part = a.key0 ? pgb_part(a, b) : 0, hb = pgb_base<K>(a, pb);
     const PgbKeys<K> ks = {a.res ? (const void *)a.res : (const void *)h, a.res ? (K)((hb << pb) | part) : (K)0,
                            a.res ? (K)((K)1 << pb) : (K)0};
     const PgbTk<K, TK> tkx = {hb, part, pb};
@@ -2022,7 +2023,7 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
             }
         __syncwarp();
     }
-    unsigned char *spill_at = pgb_item(a, pgb_block(a), lo, hi, whole);
+    unsigned char *spill_at = pgb_item(a, b, lo, hi, whole);
     if (spill_at) { /* a cut piece: its table for k_pgb_merge */
         __syncthreads();
         for (uint64_t i = threadIdx.x; i < a.spill_bytes / 16; i += blockDim.x)
