@@ -2,7 +2,7 @@
 # Session 33, call 7: issue 5's tables on the H200 with this session's build (PGB-UR by piece, then partition)
 # (every implementation, g = 2^2..2^26 in steps of 2^4, 4- and 8-byte
 # keys, the generator's span told), as session 29's call 3 on the H100.
-# carry: build/s33c.tgz (HEAD 1f: k_pgb_many variant A)
+# carry: build/s33c.tgz (built at 145fc2f)
 source bench/device_lib.sh
 gj_unpack s33c
 for k in 4 8; do
