@@ -2016,8 +2016,21 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
              * a line or more (v39 grid, gb-ordered: PGB-UR's aggregate
              * predicted 2x the measured at 2^16 and 2^20 groups at u = 32) */
             if (w->sorted_keys) u = fmin(u, run_lines(N / fmax(g, 1), pb));
+            /* The blocks running at once (R, a wave) walk their row ids
+             * in step: whole partitions from the first row up, a cut
+             * partition's pieces in piece order (operators/groupby_api.cu
+             * pgb_order), so a payload sector's rows, which belong to up
+             * to 32 / pb partitions, are read while it is in the L2 by
+             * every partition of the wave: it is fetched once a wave of
+             * partitions (session 33: 2^22 groups, 256 whole partitions
+             * in two waves, 4.4 ms; 2^23, four, 9.6). */
+            const double R = fmax(hw->sm_count, 1) * occ, per_sector = 32.0 / pb;
+            const double fetches = fmin(per_sector, ceil(parts / R));
+            const double hit = 1 - fetches / per_sector;
+            const double ws = hit > 0 ? fmin(N * pb, hw->l2_bytes / 2 / hit) : N * pb;
             seq(a, "read row ids", N * 4.0);
-            for (int c = 0; c < P; c++) gather(a, "gather payloads by partitioned row ids", N, pb, N, u, 0);
+            for (int c = 0; c < P; c++)
+                gather_ws(a, "gather payloads by partitioned row ids (a wave's rows in step)", N, pb, N, u, 0, ws);
         } else {
             seq(a, "read payloads", N * P * pb);
         }
