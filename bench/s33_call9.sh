@@ -3,7 +3,7 @@
 # as refitted in session 30): PGB-UR by piece and the model of its
 # gathers in waves; do the advisor's choices and regret hold?
 #
-# carry: build/s33e.tgz (the model commit after 145fc2f)
+# carry: build/s33e.tgz (built at acb47f5)
 source bench/device_lib.sh
 gj_unpack s33e
 timeout 300 $G validate --profile h200-tuned --db "$OUT/validate.sqlite" > "$OUT/validate.txt" 2>"$OUT/validate.err"
