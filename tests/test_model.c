@@ -573,7 +573,7 @@ static void test_direct_peak_memory(void **state)
  * 6.14 (32), 2^22 6.42 (256 whole partitions, two waves); 2^23's four
  * waves 11.92. Charged as unclustered over the whole column the model
  * said 5.96, 10.31 and 10.05: h200-tuned must stay within 1.25x of each,
- * and put 2^23 above 2^22 by more than its 2x more groups alone would. */
+ * and charge 2^23's four waves at least 15% more than 2^22's two. */
 static void test_pgb_ur_gather_waves(void **state)
 {
     (void)state;
@@ -583,7 +583,8 @@ static void test_pgb_ur_gather_waves(void **state)
     } c[] = {{16, 4.46}, {18, 6.14}, {22, 6.42}};
     gj_profile *p = builtin("h200-tuned");
     double ms[24] = {0};
-    for (int lg = 16; lg <= 23; lg++) {
+    for (int lg = 16; lg <= 23; lg++) { /* the measured points and 2^23 */
+        if (lg != 16 && lg != 18 && lg != 22 && lg != 23) continue;
         gj_workload w = groupby(1ULL << 28, 1ULL << lg);
         w.key_range = w.groups;
         gj_estimate e;
