@@ -582,9 +582,10 @@ static void test_pgb_ur_gather_waves(void **state)
         double measured;
     } c[] = {{16, 4.46}, {18, 6.14}, {22, 6.42}};
     gj_profile *p = builtin("h200-tuned");
+    static const int lgs[] = {16, 18, 22, 23}; /* the measured points and 2^23 */
     double ms[24] = {0};
-    for (int lg = 16; lg <= 23; lg++) { /* the measured points and 2^23 */
-        if (lg != 16 && lg != 18 && lg != 22 && lg != 23) continue;
+    for (size_t i = 0; i < sizeof lgs / sizeof lgs[0]; i++) {
+        const int lg = lgs[i];
         gj_workload w = groupby(1ULL << 28, 1ULL << lg);
         w.key_range = w.groups;
         gj_estimate e;
