@@ -976,24 +976,40 @@ done:
  * phase: 2.10 -> 1.86 ms at 2^13 groups (4096-slot tables); with 8192-slot
  * tables, where only two fit, the cap cost 2.48 -> 2.97 ms at 2^19
  * (bench/RESULTS.md). */
+template <typename K, typename TK, bool OV>
+void pgb_many_build(bool narrow, bool three, bool big, void (**many)(const K *, GbSpec, PgbArgs, GTable<K>, K *, uint32_t))
+{
+    enum { T = PolicyChunk::THREADS, BIG = GJ_PGB_MANY_BIG_THREADS };
+    if (big) *many = narrow ? k_pgb_many<K, TK, true, 1, BIG, OV> : k_pgb_many<K, TK, false, 1, BIG, OV>;
+    else if (!narrow) *many = k_pgb_many<K, TK, false, 2, T, OV>;
+    else *many = three ? k_pgb_many<K, TK, true, 3> : k_pgb_many<K, TK, true, 2, T, OV>;
+}
+
+/* hashed: the plan hashes its keys (not direct), so the builds that
+ * search a thread's keys together (k_pgb_many's OV) are taken: for 4-byte
+ * keys, where they were measured (session 33, call 11: hashed PGB-TR 1-2.5%
+ * faster at 2^28 rows, 12-18% at a table's load of 1/2); 8-byte keys keep
+ * one search at a time until measured (their OV builds would be the same
+ * code: bench/RESULTS.md). */
 template <typename K, typename TK>
-int pgb_many_kernel(Ctx &c, bool narrow, size_t smem, void (**many)(const K *, GbSpec, PgbArgs, GTable<K>, K *, uint32_t),
-                    int *threads, int *occ)
+int pgb_many_kernel(Ctx &c, bool narrow, bool hashed, size_t smem,
+                    void (**many)(const K *, GbSpec, PgbArgs, GTable<K>, K *, uint32_t), int *threads, int *occ)
 {
     int rc = GJ_OK, occ3 = 0;
     gj_ctx *ctx = c.ctx;
-    if (narrow) {
+    const bool big = smem > PGB_MANY_SMEM; /* one table an SM: 1024 threads to fill it */
+    if (narrow && !big) {
         GJ_CUDA(cudaFuncSetAttribute(k_pgb_many<K, TK, true, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ3, k_pgb_many<K, TK, true, 3>, PolicyChunk::THREADS,
                                                               smem));
     }
-    *many = !narrow ? k_pgb_many<K, TK, false, 2> : occ3 >= 3 ? k_pgb_many<K, TK, true, 3> : k_pgb_many<K, TK, true, 2>;
-    *threads = PolicyChunk::THREADS;
-    if (smem > PGB_MANY_SMEM) { /* one table an SM: 1024 threads to fill it */
-        *threads = GJ_PGB_MANY_BIG_THREADS;
-        *many = narrow ? k_pgb_many<K, TK, true, 1, GJ_PGB_MANY_BIG_THREADS>
-                       : k_pgb_many<K, TK, false, 1, GJ_PGB_MANY_BIG_THREADS>;
-    }
+    if constexpr (sizeof(K) == 8)
+        pgb_many_build<K, TK, false>(narrow, occ3 >= 3, big, many);
+    else if (hashed)
+        pgb_many_build<K, TK, true>(narrow, occ3 >= 3, big, many);
+    else
+        pgb_many_build<K, TK, false>(narrow, occ3 >= 3, big, many);
+    *threads = big ? GJ_PGB_MANY_BIG_THREADS : PolicyChunk::THREADS;
     GJ_CUDA(cudaFuncSetAttribute(*many, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(occ, *many, *threads, smem));
 done:
@@ -1054,9 +1070,11 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     void (*merge)(GbSpec, PgbArgs, const uint32_t *, GTable<K>, K *, uint32_t) =
         tk4 ? k_pgb_merge<K, uint32_t> : k_pgb_merge<K, K>;
     if (ts && tk4) {
-        if ((rc = pgb_many_kernel<K, uint32_t>(c, narrow, smem, &many, &many_threads, &occ))) goto done;
+        if ((rc = pgb_many_kernel<K, uint32_t>(c, narrow, false, smem, &many, &many_threads, &occ))) goto done;
     } else if (ts) {
-        if ((rc = pgb_many_kernel<K, K>(c, narrow, smem, &many, &many_threads, &occ))) goto done;
+        const char *oe = getenv("GJ_PGB_OVERLAP"); /* A/B: 0 = hashed keys searched one at a time */
+        const bool hashed = a.probe != PGB_PROBE_DIRECT && !(oe && !strcmp(oe, "0"));
+        if ((rc = pgb_many_kernel<K, K>(c, narrow, hashed, smem, &many, &many_threads, &occ))) goto done;
     } else {
         GJ_CUDA(cudaFuncSetAttribute(k_pgb_chunk<K, TS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_pgb_chunk<K, TS>, PolicyChunk::THREADS, smem));

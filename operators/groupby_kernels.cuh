@@ -1804,6 +1804,47 @@ __device__ __forceinline__ uint32_t pgb_slot(K *tkey, uint32_t tmask, int sh, K 
     return r;
 }
 
+/* pgb_slot for a thread's four keys at once (in[u]: key u is a row's):
+ * each round probes every key still unplaced, so the four searches overlap
+ * and the warp waits for its longest search of 128 keys rather than, one
+ * key after another, for four longest searches of 32 (a table at load
+ * 1/2: random keys' 4.2 probes each, session 33). Same slots and order of
+ * probes as pgb_slot. */
+template <typename K>
+__device__ __forceinline__ void pgb_slot4(K *tkey, uint32_t tmask, int sh, const K k[4], const bool in[4], int pb,
+                                          int probe, uint32_t sl[4])
+{
+    const K empty = ~(K)0;
+    uint32_t at[4], step[4];
+    unsigned todo = 0;
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+        sl[u] = GB_EMPTY;
+        if (probe == PGB_PROBE_DIRECT) {
+            at[u] = (uint32_t)(k[u] >> pb) & tmask;
+            step[u] = 1;
+        } else {
+            const uint64_t prod = gjh::hash_frac(k[u], pb);
+            step[u] = probe == PGB_PROBE_LINEAR ? 1u : ((uint32_t)(prod >> (sh - 16)) | 1u) & tmask;
+            at[u] = (uint32_t)(prod >> sh);
+        }
+        if (in[u] && k[u] != empty) todo |= 1u << u;
+    }
+    for (int p = 0; p < PGB_MAXP && todo; p++)
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            if (todo >> u & 1) {
+                K t = ((volatile K *)tkey)[at[u]];
+                if (t == empty) t = cas_key(tkey + at[u], empty, k[u]);
+                if (t == empty || t == k[u]) {
+                    sl[u] = at[u];
+                    todo &= ~(1u << u);
+                } else {
+                    at[u] = (at[u] + step[u]) & tmask;
+                }
+            }
+}
+
 /* Layout of a k_pgb_many table of ts slots: the keys, then each
  * accumulator's ts values (at s.soff[j], 8-byte aligned). Returns the
  * shared bytes: operators/shapes.h gj_pgb_many_bytes, which sizes the
@@ -1933,11 +1974,15 @@ __device__ __forceinline__ void pgb_lean_tile(const PgbKeys<K> &ks, const PgbTk<
  * packed pair. Combines by agg4, kinds chosen once a tile; PGB-TR's pair
  * alone, of lean kinds, by pgb_lean_tile wherever a warp's rows are all
  * inside the piece. MINB: blocks per SM the registers must allow (2: 64;
- * 3: 40, a few spilled). */
-template <typename K, typename TK, bool NARROW, int MINB, int THREADS = PolicyChunk::THREADS>
+ * 3: 40, a few spilled). OV: the general tile searches a thread's four
+ * hashed keys together (pgb_slot4); built for hashed plans only, not with
+ * MINB 3, since the code costs the other builds registers (session 33,
+ * calls 10-11: direct plans 2-6% slower when they shared it). */
+template <typename K, typename TK, bool NARROW, int MINB, int THREADS = PolicyChunk::THREADS, bool OV = false>
 __global__ void __launch_bounds__(THREADS, MINB)
 k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t ts) /* s.soff: pgb_many_layout */
 {
+    static_assert(!OV || MINB < 3, "the 3-block builds keep one search at a time");
     extern __shared__ __align__(16) unsigned char smem[];
     TK *tkey = (TK *)smem;
     __shared__ uint32_t nwhole, rank, gbase;
@@ -2001,9 +2046,24 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
                 if (s.n > 0 && s.src[0]) va[u] = ((const uint32_t *)s.src[0])[row[u] << s.sshift[0]];
                 if (s.n > 1 && s.src[1]) vb[u] = ((const uint32_t *)s.src[1])[row[u] << s.sshift[1]];
             }
+        if constexpr (OV) { /* hashed keys: the four searches overlapped (pgb_slot4) */
+            const bool overlap = a.probe != PGB_PROBE_DIRECT;
+            if (overlap) {
+                TK tk[4];
+                bool in[4];
 #pragma unroll
-        for (int u = 0; u < 4; u++)
-            sl[u] = t.in(u) ? pgb_slot(tkey, tmask, sh, tkx.of(k[u]), tkx.slot_pb(), a.probe) : GB_EMPTY;
+                for (int u = 0; u < 4; u++) tk[u] = tkx.of(k[u]), in[u] = t.in(u);
+                pgb_slot4(tkey, tmask, sh, tk, in, tkx.slot_pb(), a.probe, sl);
+            }
+            if (!overlap)
+#pragma unroll
+                for (int u = 0; u < 4; u++)
+                    sl[u] = t.in(u) ? pgb_slot(tkey, tmask, sh, tkx.of(k[u]), tkx.slot_pb(), a.probe) : GB_EMPTY;
+        } else {
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                sl[u] = t.in(u) ? pgb_slot(tkey, tmask, sh, tkx.of(k[u]), tkx.slot_pb(), a.probe) : GB_EMPTY;
+        }
         __syncwarp();
         if (early) {
             if (s.n > 0) agg4<false>(s, 0, kd0, smem + s.soff[0], sl, va);
