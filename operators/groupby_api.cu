@@ -988,7 +988,7 @@ void pgb_many_build(bool narrow, bool three, bool big, void (**many)(const K *, 
 /* hashed: the plan hashes its keys (not direct), so the builds that
  * search a thread's keys together (k_pgb_many's OV) are taken: for 4-byte
  * keys, where they were measured (session 33, call 11: hashed PGB-TR 1-2.5%
- * faster at 2^28 rows, 12-18% at a table's load of 1/2); 8-byte keys keep
+ * faster at 2^28 rows, 8-18% at a table's load of 1/2); 8-byte keys keep
  * one search at a time until measured (their OV builds would be the same
  * code: bench/RESULTS.md). */
 template <typename K, typename TK>
@@ -1114,10 +1114,14 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
             GJ_CUDA(cudaStreamSynchronize(c.st));
             items = h[0], ncut[0] = h[1], ncut[1] = h[2];
             counted = true;
-            /* PGB-UR with cut partitions: blocks by piece, then partition
-             * (PgbArgs.order); GJ_PGB_ORDER=partition: in partition order (A/B) */
+            /* payloads gathered through row ids (PGB-UR; counts alone
+             * gather none) from cut partitions: blocks by piece, then
+             * partition (PgbArgs.order); GJ_PGB_ORDER=partition: in
+             * partition order (A/B) */
+            bool gathers = false;
+            for (int j = 0; j < r.n; j++) gathers = gathers || (a.rowid && r.src[j]);
             const char *oe = getenv("GJ_PGB_ORDER");
-            if (a.rowid && P > 1 && items > P && !(oe && !strcmp(oe, "partition"))) {
+            if (gathers && P > 1 && items > P && !(oe && !strcmp(oe, "partition"))) {
                 if ((rc = pgb_order(c, (const uint32_t *)item_end, P, items, &order))) goto done;
                 a.order = (const uint32_t *)order;
             }
