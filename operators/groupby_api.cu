@@ -1085,6 +1085,8 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         a.T = (uint64_t)gj_pgb_piece_rows((double)n, (double)P, (double)c.sms, (double)occ, !(we && !strcmp(we, "0")));
         const char *le = getenv("GJ_PGB_LEAN"); /* A/B: 0 = k_pgb_many's general tile throughout */
         a.nolean = le && !strcmp(le, "0");
+        const char *fe = getenv("GJ_PGB_FOLD"); /* A/B: 0 = a skewed warp's rows of one slot not combined first (pgb_lean_fold) */
+        a.nofold = fe && !strcmp(fe, "0");
         const char *pe = getenv("GJ_PGB_PROBE"); /* A/B: linear = pgb_slot's old probe sequence */
         if (a.probe != PGB_PROBE_DIRECT && pe && !strcmp(pe, "linear")) a.probe = PGB_PROBE_LINEAR;
     }

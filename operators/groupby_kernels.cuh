@@ -10,6 +10,7 @@
 #define GJ_OPERATORS_GROUPBY_KERNELS_CUH
 
 #include <cub/block/block_scan.cuh>
+#include <climits>
 #include <cstdint>
 #include <cuda_runtime.h>
 
@@ -1293,6 +1294,7 @@ struct PgbArgs {
     uint64_t spill_bytes;
     int *spill_global;
     int nolean; /* A/B: k_pgb_many's general tile throughout (GJ_PGB_LEAN=0) */
+    int nofold; /* A/B: a skewed warp's rows of one slot not combined first (GJ_PGB_FOLD=0; pgb_lean_fold) */
     int probe; /* pgb_slot's probes: PGB_PROBE_DOUBLE, or _LINEAR (A/B, GJ_PGB_PROBE=linear),
                 * or _DIRECT (a direct plan: the keys are not hashed) */
     const uint32_t *end; /* P partition ends: start + 1 (contiguous), or a claimed pass's */
@@ -1917,16 +1919,64 @@ __device__ __forceinline__ void pgb_lean_one(unsigned char *base, uint32_t sl, u
     else if constexpr (L == 1) atomicMax((int *)base + sl, (int)v);
     else atomicMin((int *)base + sl, (int)v);
 }
+/* Skew: a hot key's rows crowd one slot, and a warp's shared atomics on
+ * one address conflict: ncu, H200, PGB-TR, 2^26 rows, 2^20 hashed groups,
+ * max,max: k_pgb_many 0.31 ms with 12.6 M conflicts of its shared atomics
+ * uniform, 1.08 ms with 124.7 M at Zipf 1.5 (bench/RESULTS.md session 34).
+ * Where lane 0's slot holds at least GJ_PGB_FOLD_MIN of a warp's 32 rows
+ * (a row a lane), those rows reduce across the warp (__reduce_*_sync, the
+ * others giving the identity) and lane 0 sends the one atomic; a 4-byte
+ * sum's halves reduce apart, so no sum of 32 values overflows. Measured
+ * and dropped (session 34): every distinct slot's lanes reduced apart
+ * (__match_any_sync) cost Zipf 1 2.6x, uniform 2^16 groups 25%.
+ * pgb_skewed picks the warps worth the test. */
+#define GJ_PGB_FOLD_MIN 8
+template <int L>
+__device__ __forceinline__ void pgb_lean_fold(unsigned char *base, uint32_t sl, bool in, uint32_t v)
+{
+    const bool lead = (threadIdx.x & 31) == 0;
+    if constexpr (L == 0) {
+        const int hi = __reduce_add_sync(~0u, in ? (int)v >> 16 : 0);
+        const unsigned lo = __reduce_add_sync(~0u, in ? v & 0xFFFFu : 0u);
+        if (lead) add64_shared((unsigned long long *)base + sl, (uint64_t)((int64_t)hi * 65536 + lo));
+    } else if constexpr (L == 1) {
+        const int m = __reduce_max_sync(~0u, in ? (int)v : INT_MIN);
+        if (lead) atomicMax((int *)base + sl, m);
+    } else {
+        const int m = __reduce_min_sync(~0u, in ? (int)v : INT_MAX);
+        if (lead) atomicMin((int *)base + sl, m);
+    }
+}
+/* Does the warp's tile crowd slots: a thread's first and last row, or two
+ * neighbouring lanes' last rows, in one slot? Uniform keys seldom (4096
+ * groups a partition's table: about 1% of warps); a hot key's partition
+ * nearly always. off: never (GJ_PGB_FOLD=0, A/B). */
+__device__ __forceinline__ bool pgb_skewed(const uint32_t sl[4], bool off)
+{
+    const uint32_t o = __shfl_xor_sync(~0u, sl[3], 1);
+    return !off && __any_sync(~0u, sl[3] != GB_EMPTY && (sl[3] == o || sl[3] == sl[0]));
+}
 template <int A, int B>
 __device__ __forceinline__ void pgb_lean_combine(unsigned char *b0, unsigned char *b1, const uint32_t sl[4],
-                                                 const uint32_t va[4], const uint32_t vb[4])
+                                                 const uint32_t va[4], const uint32_t vb[4], bool skewed)
 {
 #pragma unroll
-    for (int u = 0; u < 4; u++)
-        if (sl[u] != GB_EMPTY) {
+    for (int u = 0; u < 4; u++) {
+        bool rest = sl[u] != GB_EMPTY; /* the row's own atomics */
+        if (skewed) {
+            const uint32_t c = __shfl_sync(~0u, sl[u], 0);
+            const bool in = c != GB_EMPTY && sl[u] == c;
+            if (__popc(__ballot_sync(~0u, in)) >= GJ_PGB_FOLD_MIN) {
+                pgb_lean_fold<A>(b0, c, in, va[u]);
+                pgb_lean_fold<B>(b1, c, in, vb[u]);
+                rest = rest && !in;
+            }
+        }
+        if (rest) {
             pgb_lean_one<A>(b0, sl[u], va[u]);
             pgb_lean_one<B>(b1, sl[u], vb[u]);
         }
+    }
 }
 template <typename K, typename TK>
 __device__ __forceinline__ void pgb_lean_tile(const PgbKeys<K> &ks, const PgbTk<K, TK> &tkx, const uint64_t *pv,
@@ -1947,16 +1997,17 @@ __device__ __forceinline__ void pgb_lean_tile(const PgbKeys<K> &ks, const PgbTk<
     }
     __syncwarp();
     unsigned char *b0 = smem + s.soff[0], *b1 = smem + s.soff[1];
+    const bool sk = pgb_skewed(sl, a.nofold);
     switch (lean) {
-    case 0: pgb_lean_combine<0, 0>(b0, b1, sl, va, vb); break;
-    case 1: pgb_lean_combine<0, 1>(b0, b1, sl, va, vb); break;
-    case 2: pgb_lean_combine<0, 2>(b0, b1, sl, va, vb); break;
-    case 3: pgb_lean_combine<1, 0>(b0, b1, sl, va, vb); break;
-    case 4: pgb_lean_combine<1, 1>(b0, b1, sl, va, vb); break;
-    case 5: pgb_lean_combine<1, 2>(b0, b1, sl, va, vb); break;
-    case 6: pgb_lean_combine<2, 0>(b0, b1, sl, va, vb); break;
-    case 7: pgb_lean_combine<2, 1>(b0, b1, sl, va, vb); break;
-    default: pgb_lean_combine<2, 2>(b0, b1, sl, va, vb); break;
+    case 0: pgb_lean_combine<0, 0>(b0, b1, sl, va, vb, sk); break;
+    case 1: pgb_lean_combine<0, 1>(b0, b1, sl, va, vb, sk); break;
+    case 2: pgb_lean_combine<0, 2>(b0, b1, sl, va, vb, sk); break;
+    case 3: pgb_lean_combine<1, 0>(b0, b1, sl, va, vb, sk); break;
+    case 4: pgb_lean_combine<1, 1>(b0, b1, sl, va, vb, sk); break;
+    case 5: pgb_lean_combine<1, 2>(b0, b1, sl, va, vb, sk); break;
+    case 6: pgb_lean_combine<2, 0>(b0, b1, sl, va, vb, sk); break;
+    case 7: pgb_lean_combine<2, 1>(b0, b1, sl, va, vb, sk); break;
+    default: pgb_lean_combine<2, 2>(b0, b1, sl, va, vb, sk); break;
     }
     const bool miss = sl[0] == GB_EMPTY || sl[1] == GB_EMPTY || sl[2] == GB_EMPTY || sl[3] == GB_EMPTY;
     if (__any_sync(~0u, miss))

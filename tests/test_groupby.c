@@ -451,6 +451,12 @@ static const gcase PGB[] = {
     /* 8-byte keys, skewed, a few bits: the claimed pass's bins sized from
      * a sample of hot keys (with GJ_PART_CLAIM_MIN=0 below) */
     {"8-byte zipf 1.5 g=40000", 1 << 21, 40000, 40000, 8, 0xF0F0000000000000ull, 1.5, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
+    /* hot keys crowd a slot: every integer kind of the general tile with
+     * negative values and 8-byte sums that wrap; PGB-TR's lean tile where
+     * most warps hold one key (Zipf 2), whose rows of lane 0's slot reduce
+     * across the warp first (groupby_kernels.cuh pgb_lean_fold) */
+    {"zipf 1.2 g=2^16 int sums and mins (folded)", 1 << 21, 1 << 16, 1 << 16, 4, 0, 1.2, 0, 5, INTMIX, 0, 0, 0, 0, 0},
+    {"zipf 2 g=3000 sum,min (lean tile folded)", 1 << 21, 3000, 3000, 4, 0, 2.0, 0, 2, SUMMIN, 0, 0, 0, 0, 0},
     /* the same two through PGB-TR's lean tile (a pair of 4-byte sources) */
     {"sum,min: key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x6b49d223ull - 2000, 0, 0, 2, SUMMIN, 0, 0, 0, 0, 0},
     {"min,sum: hint 3000, real 200000", 1500000, 200000, 3000, 4, 0, 0, 0, 2, MINSUM, 0, 0, 0, 0, 0},
