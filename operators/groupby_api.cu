@@ -54,6 +54,15 @@ struct Ctx {
     int on;
 };
 
+/* A skewed warp's rows of one slot or group combined before the atomics
+ * (groupby_kernels.cuh pgb_lean_fold, gb_fold); GJ_GB_FOLD=0 turns it off
+ * (A/B runs). */
+bool gb_fold_on()
+{
+    const char *e = getenv("GJ_GB_FOLD");
+    return !(e && !strcmp(e, "0"));
+}
+
 /* An output column: allocated outside the arena (it outlives the run) but
  * counted in the run's peak, as the joins count theirs. */
 cudaError_t out_alloc(Ctx &c, void **p, size_t bytes)
@@ -307,7 +316,7 @@ int hgb_stage2(Ctx &c, GbSpec &s, const void *gid, uint64_t n, uint32_t groups)
         off = 0;
     }
     if (n) {
-        k_agg_gid<G><<<grid, 256, off, c.st>>>(s, (const G *)gid, n, groups, R);
+        k_agg_gid<G><<<grid, 256, off, c.st>>>(s, (const G *)gid, n, groups, R, gb_fold_on());
         GJ_LAUNCHED();
     }
 done:
@@ -1085,8 +1094,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         a.T = (uint64_t)gj_pgb_piece_rows((double)n, (double)P, (double)c.sms, (double)occ, !(we && !strcmp(we, "0")));
         const char *le = getenv("GJ_PGB_LEAN"); /* A/B: 0 = k_pgb_many's general tile throughout */
         a.nolean = le && !strcmp(le, "0");
-        const char *fe = getenv("GJ_PGB_FOLD"); /* A/B: 0 = a skewed warp's rows of one slot not combined first (pgb_lean_fold) */
-        a.nofold = fe && !strcmp(fe, "0");
+        a.nofold = !gb_fold_on();
         const char *pe = getenv("GJ_PGB_PROBE"); /* A/B: linear = pgb_slot's old probe sequence */
         if (a.probe != PGB_PROBE_DIRECT && pe && !strcmp(pe, "linear")) a.probe = PGB_PROBE_LINEAR;
     }

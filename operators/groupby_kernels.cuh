@@ -315,13 +315,35 @@ k_hgb_assign(const K *key, uint64_t n, GTable<K> t, G *gid, K *out_key)
     }
 }
 
+/* Skew in a global aggregate: a hot group's rows send their atomics to one
+ * address, which the L2 applies one after another (HGB, H200, 2^26 rows,
+ * 2^20 groups, max,max: stage 2 1.39 ms uniform, 24.0 at Zipf 1.5;
+ * bench/RESULTS.md session 34). gb_fold_slot: lane 0's slot where it holds
+ * at least GJ_GB_FOLD_MIN of the warp's 32 rows (GB_EMPTY: none; a lane
+ * past the rows passes GB_EMPTY); gb_fold: accumulator j's values across the warp
+ * combined (the rows outside the slot giving the identity), for lane 0's
+ * one atomic. Every lane of the warp calls both. */
+#define GJ_GB_FOLD_MIN 8
+__device__ __forceinline__ uint32_t gb_fold_slot(uint32_t g)
+{
+    const uint32_t c = __shfl_sync(~0u, g, 0);
+    const unsigned m = __ballot_sync(~0u, g == c);
+    return c != GB_EMPTY && __popc(m) >= GJ_GB_FOLD_MIN ? c : GB_EMPTY;
+}
+__device__ __forceinline__ uint64_t gb_fold(const GbSpec &s, int j, uint64_t v)
+{
+#pragma unroll
+    for (int o = 16; o; o >>= 1) v = combine(s, j, v, __shfl_xor_sync(~0u, v, o));
+    return v;
+}
+
 /* ---- HGB stage 2 (compute_agg). R > 0: every block aggregates into R
  * copies of the dense arrays in shared memory (copy = lane % R, so lanes of
  * one warp hitting one group do not collide), then flushes them with one
  * global atomic per touched (group, accumulator). R == 0: global atomics. */
 template <typename G>
 __global__ void __launch_bounds__(PolicyStream::THREADS)
-k_agg_gid(GbSpec s, const G *gid, uint64_t n, uint32_t groups, int R)
+k_agg_gid(GbSpec s, const G *gid, uint64_t n, uint32_t groups, int R, bool fold)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     if (R > 0) {
@@ -337,10 +359,20 @@ k_agg_gid(GbSpec s, const G *gid, uint64_t n, uint32_t groups, int R)
             for (int j = 0; j < s.n; j++)
                 atomic_combine(s, j, smem + s.soff[j] + ((uint64_t)g * R + copy) * s.width[j], row_val(s, j, i));
         }
-    } else {
-        for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-            uint32_t g = gid[i];
-            for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), row_val(s, j, i));
+    } else { /* a warp's rows in step (blockDim a multiple of 32), for gb_fold */
+        const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+        for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i - (threadIdx.x & 31) < n; i += stride) {
+            const bool live = i < n;
+            const uint32_t g = live ? (uint32_t)gid[i] : GB_EMPTY;
+            const uint32_t c = fold ? gb_fold_slot(g) : GB_EMPTY;
+            const bool in = c != GB_EMPTY && g == c;
+            if (c != GB_EMPTY)
+                for (int j = 0; j < s.n; j++) {
+                    const uint64_t v = gb_fold(s, j, in ? row_val(s, j, i) : identity(s, j));
+                    if ((threadIdx.x & 31) == 0) atomic_combine(s, j, elem(s.dst[j], s.width[j], c), v);
+                }
+            if (live && !in)
+                for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), row_val(s, j, i));
         }
     }
     if (R > 0) {
@@ -1294,7 +1326,7 @@ struct PgbArgs {
     uint64_t spill_bytes;
     int *spill_global;
     int nolean; /* A/B: k_pgb_many's general tile throughout (GJ_PGB_LEAN=0) */
-    int nofold; /* A/B: a skewed warp's rows of one slot not combined first (GJ_PGB_FOLD=0; pgb_lean_fold) */
+    int nofold; /* A/B: a skewed warp's rows of one slot not combined first (GJ_GB_FOLD=0; pgb_lean_fold) */
     int probe; /* pgb_slot's probes: PGB_PROBE_DOUBLE, or _LINEAR (A/B, GJ_PGB_PROBE=linear),
                 * or _DIRECT (a direct plan: the keys are not hashed) */
     const uint32_t *end; /* P partition ends: start + 1 (contiguous), or a claimed pass's */
@@ -1923,14 +1955,13 @@ __device__ __forceinline__ void pgb_lean_one(unsigned char *base, uint32_t sl, u
  * one address conflict: ncu, H200, PGB-TR, 2^26 rows, 2^20 hashed groups,
  * max,max: k_pgb_many 0.31 ms with 12.6 M conflicts of its shared atomics
  * uniform, 1.08 ms with 124.7 M at Zipf 1.5 (bench/RESULTS.md session 34).
- * Where lane 0's slot holds at least GJ_PGB_FOLD_MIN of a warp's 32 rows
+ * Where lane 0's slot holds at least GJ_GB_FOLD_MIN of a warp's 32 rows
  * (a row a lane), those rows reduce across the warp (__reduce_*_sync, the
  * others giving the identity) and lane 0 sends the one atomic; a 4-byte
  * sum's halves reduce apart, so no sum of 32 values overflows. Measured
  * and dropped (session 34): every distinct slot's lanes reduced apart
  * (__match_any_sync) cost Zipf 1 2.6x, uniform 2^16 groups 25%.
  * pgb_skewed picks the warps worth the test. */
-#define GJ_PGB_FOLD_MIN 8
 template <int L>
 __device__ __forceinline__ void pgb_lean_fold(unsigned char *base, uint32_t sl, bool in, uint32_t v)
 {
@@ -1950,7 +1981,7 @@ __device__ __forceinline__ void pgb_lean_fold(unsigned char *base, uint32_t sl, 
 /* Does the warp's tile crowd slots: a thread's first and last row, or two
  * neighbouring lanes' last rows, in one slot? Uniform keys seldom (4096
  * groups a partition's table: about 1% of warps); a hot key's partition
- * nearly always. off: never (GJ_PGB_FOLD=0, A/B). */
+ * nearly always. off: never (GJ_GB_FOLD=0, A/B). */
 __device__ __forceinline__ bool pgb_skewed(const uint32_t sl[4], bool off)
 {
     const uint32_t o = __shfl_xor_sync(~0u, sl[3], 1);
@@ -1966,7 +1997,7 @@ __device__ __forceinline__ void pgb_lean_combine(unsigned char *b0, unsigned cha
         if (skewed) {
             const uint32_t c = __shfl_sync(~0u, sl[u], 0);
             const bool in = c != GB_EMPTY && sl[u] == c;
-            if (__popc(__ballot_sync(~0u, in)) >= GJ_PGB_FOLD_MIN) {
+            if (__popc(__ballot_sync(~0u, in)) >= GJ_GB_FOLD_MIN) {
                 pgb_lean_fold<A>(b0, c, in, va[u]);
                 pgb_lean_fold<B>(b1, c, in, vb[u]);
                 rest = rest && !in;
