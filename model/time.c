@@ -222,13 +222,18 @@ static void atomics_global(acc *a, const char *what, double n, double targets, d
  * lines: dense arrays pass targets = g; cuDF's sparse arrays, one group a
  * line apart, pass 32 g. (The inverse Simpson index, used before, took
  * 4096 groups at Zipf 1.5 for 4 targets: HASH-GLOBAL's group phase
- * predicted 46 ms, measured 21 ms on the H200.) Kind atomic. */
+ * predicted 46 ms, measured 21 ms on the H200.) fold: the operator
+ * combines a skewed warp's rows of lane 0's group first (HGB's k_agg_gid:
+ * gb_fold), and the hottest group's share left is gj_gb_fold_left's.
+ * Kind atomic. */
 static void atomics_zipf(acc *a, const char *what, double rows, double per, double g, double targets,
-                         double z, double footprint)
+                         double z, double footprint, int fold)
 {
     atomics_global(a, what, rows * per, targets, footprint);
     if (z > 0 && g > 1) {
-        double hot = rows * fmax(0, 1 / gj_harmonic(g, z) - 1 / g);
+        const double p = 1 / gj_harmonic(g, z);
+        double hot = rows * fmax(0, p - 1 / g);
+        if (fold) hot *= gj_gb_fold_left(p);
         term(a, GJ_TERM_ATOMIC, "updates of the hottest group (serialised)", hot / (a->hw->atom_g_t1 * GB), 0);
     }
 }
@@ -1781,7 +1786,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         seq(a, "clear the table and the sparse arrays", table + N * accb);
         seq(a, "read keys and payload columns", N * (kb + P * pb));
         term(a, GJ_TERM_HASH, "hash-table insert-or-find", N / (rate * GB), 0);
-        atomics_zipf(a, "global atomics into sparse arrays", N, nacc, g, 32 * g, z, spread);
+        atomics_zipf(a, "global atomics into sparse arrays", N, nacc, g, 32 * g, z, spread, 0);
         a->kernels += 3 + nacc;
         a->allocs += 3 + nacc;
         begin(a, "aggregate");
@@ -1833,7 +1838,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * nacc / (atom_shared(hw, teff * copies) * GB), 0);
             atomics_global(a, "flush block aggregates", blocks * g * nacc, g, g * accb);
         } else {
-            atomics_zipf(a, "global atomics into dense arrays", N, nacc, g, g, z, w->sorted_keys ? 0 : g * accb);
+            atomics_zipf(a, "global atomics into dense arrays", N, nacc, g, g, z, w->sorted_keys ? 0 : g * accb, 1);
         }
         a->kernels += 2;
         a->allocs += nacc;

@@ -319,11 +319,10 @@ k_hgb_assign(const K *key, uint64_t n, GTable<K> t, G *gid, K *out_key)
  * address, which the L2 applies one after another (HGB, H200, 2^26 rows,
  * 2^20 groups, max,max: stage 2 1.39 ms uniform, 24.0 at Zipf 1.5;
  * bench/RESULTS.md session 34). gb_fold_slot: lane 0's slot where it holds
- * at least GJ_GB_FOLD_MIN of the warp's 32 rows (GB_EMPTY: none; a lane
+ * at least GJ_GB_FOLD_MIN (operators/shapes.h) of the warp's 32 rows (GB_EMPTY: none; a lane
  * past the rows passes GB_EMPTY); gb_fold: accumulator j's values across the warp
  * combined (the rows outside the slot giving the identity), for lane 0's
  * one atomic. Every lane of the warp calls both. */
-#define GJ_GB_FOLD_MIN 8
 __device__ __forceinline__ uint32_t gb_fold_slot(uint32_t g)
 {
     const uint32_t c = __shfl_sync(~0u, g, 0);
