@@ -318,11 +318,12 @@ k_hgb_assign(const K *key, uint64_t n, GTable<K> t, G *gid, K *out_key)
 /* Skew in a global aggregate: a hot group's rows send their atomics to one
  * address, which the L2 applies one after another (HGB, H200, 2^26 rows,
  * 2^20 groups, max,max: stage 2 1.39 ms uniform, 24.0 at Zipf 1.5;
- * bench/RESULTS.md session 34). gb_fold_slot: lane 0's slot where it holds
- * at least GJ_GB_FOLD_MIN (operators/shapes.h) of the warp's 32 rows (GB_EMPTY: none; a lane
- * past the rows passes GB_EMPTY); gb_fold: accumulator j's values across the warp
- * combined (the rows outside the slot giving the identity), for lane 0's
- * one atomic. Every lane of the warp calls both. */
+ * bench/RESULTS.md session 34). gb_fold_slot: lane 0's group where it
+ * holds at least GJ_GB_FOLD_MIN (operators/shapes.h) of the warp's 32
+ * rows, else GB_EMPTY (a lane past the rows passes GB_EMPTY); gb_fold:
+ * accumulator j's values combined across the warp (the rows outside the
+ * group giving the identity), for lane 0's one atomic. Every lane of the
+ * warp calls both. */
 __device__ __forceinline__ uint32_t gb_fold_slot(uint32_t g)
 {
     const uint32_t c = __shfl_sync(~0u, g, 0);
