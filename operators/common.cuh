@@ -104,6 +104,15 @@ static inline void gj_arena_release(gj_arena *a)
     a->now = 0;
 }
 
+/* Is environment variable `name` set to exactly `value`? The operators'
+ * A/B switches (README: environment variables), never needed for a right
+ * answer. */
+static inline bool gj_env_is(const char *name, const char *value)
+{
+    const char *e = getenv(name);
+    return e && !strcmp(e, value);
+}
+
 /* GJ_TRACE=1: events at named steps inside an operator (where a phase's
  * time goes when nsys is not at hand: host waits show as gaps), printed to
  * stderr as GPU milliseconds since the first step when the operator ends.

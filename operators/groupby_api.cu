@@ -59,8 +59,7 @@ struct Ctx {
  * (A/B runs). */
 bool gb_fold_on()
 {
-    const char *e = getenv("GJ_GB_FOLD");
-    return !(e && !strcmp(e, "0"));
+    return !gj_env_is("GJ_GB_FOLD", "0");
 }
 
 /* An output column: allocated outside the arena (it outlives the run) but
@@ -447,10 +446,9 @@ int hgb_onepass(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &s, co
         uint64_t grid = (uint64_t)c.sms * blocks_per_sm;
         if (grid > tiles) grid = tiles ? tiles : 1;
         /* GJ_HGB_PART_MERGE=on|off forces the dense merge's path (A/B runs) */
-        const char *pm = getenv("GJ_HGB_PART_MERGE");
-        const bool part_merge = dense && (pm && !strcmp(pm, "on")    ? true
-                                          : pm && !strcmp(pm, "off") ? false
-                                                                     : ts >= GJ_HGB_PART_MERGE_TS);
+        const bool part_merge = dense && (gj_env_is("GJ_HGB_PART_MERGE", "on")    ? true
+                                          : gj_env_is("GJ_HGB_PART_MERGE", "off") ? false
+                                                                                  : ts >= GJ_HGB_PART_MERGE_TS);
         if (part_merge) { /* the blocks' rows of partials for k_hgb_dense_merge */
             GJ_CUDA(gj_arena_alloc(&c.ar, (void **)&a.pflag, grid * ts));
             for (int j = 0; j < s.n; j++) GJ_CUDA(gj_arena_alloc(&c.ar, &a.part[j], grid * ts * s.width[j]));
@@ -676,9 +674,8 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     for (int j = 0; j < s.n; j++)
         if (s.src[j] && ((uintptr_t)s.src[j] & 15)) vec = false;
     {
-        const char *e = getenv("GJ_SGB_IN_ORDER");
         uint32_t back[2] = {0, 1}; /* groups, unsorted */
-        if (w->sorted_keys && !(e && !strcmp(e, "off"))) {
+        if (w->sorted_keys && !gj_env_is("GJ_SGB_IN_ORDER", "off")) {
             GJ_CUDA(gj_arena_alloc(&c.ar, (void **)&tiles_at, (2 * tiles + 1) * 4));
             GJ_CUDA(cudaMemsetAsync(tiles_at + 2 * tiles, 0, 4, c.st));
             k_inorder_heads<K><<<grid_for(c, tiles, PolicySorted::THREADS / 32), PolicySorted::THREADS, 0, c.st>>>(
@@ -689,7 +686,7 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
             GJ_CUDA(cudaStreamSynchronize(c.st));
         }
         in_order = !back[1];
-        if (in_order && !special && !(e && !strcmp(e, "ids"))) {
+        if (in_order && !special && !gj_env_is("GJ_SGB_IN_ORDER", "ids")) {
             groups = back[0];
             out->groups = groups;
             if ((rc = alloc_out(c, in, w, &s, ap, hidden, groups, out))) goto done;
@@ -730,8 +727,7 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     GJ_LAUNCHED();
     if (impl == GJ_IMPL_SGB_DE_TR && (!in_order || special)) { /* the codes sort payloads, or the specials */
         GJ_CUDA(gj_arena_alloc(&c.ar, &codes, n * 4));
-        const char *e = getenv("GJ_SGB_ENCODE");
-        if (e && !strcmp(e, "search")) {
+        if (gj_env_is("GJ_SGB_ENCODE", "search")) {
             k_encode_search<K><<<grid_for(c, n, 256), 256, 0, c.st>>>((const K *)in->key.data, n,
                                                                      (const K *)out->key.data, groups, (uint32_t *)codes);
             GJ_LAUNCHED();
@@ -744,7 +740,7 @@ int run_sgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
             k_dict_build<K><<<grid_for(c, groups, 256), 256, 0, c.st>>>((const K *)out->key.data, groups,
                                                                       (DictSlot<K> *)table, slots - 1);
             GJ_LAUNCHED();
-            if (tb <= DICT_SMEM && !(e && !strcmp(e, "global"))) { /* GJ_SGB_ENCODE=global: A/B runs */
+            if (tb <= DICT_SMEM && !gj_env_is("GJ_SGB_ENCODE", "global")) { /* GJ_SGB_ENCODE=global: A/B runs */
                 GJ_CUDA(cudaFuncSetAttribute(k_dict_encode_smem<K>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              (int)tb));
                 const uint64_t blocks = (uint64_t)c.sms * 2, need = (n + 1023) / 1024;
@@ -903,8 +899,8 @@ static int pgb_jobs(const GbSpec &r, PgbJob *job)
  * never (A/B); GJ_PART_CLAIM_MIN=R: from R rows (tests). */
 static bool pgb_claims(bool rowids, const PgbJob *job, int nj, int cub, uint64_t n, int bits)
 {
-    const char *e = getenv("GJ_PGB_CLAIM"), *m = getenv("GJ_PART_CLAIM_MIN");
-    if (cub || (e && !strcmp(e, "0"))) return false;
+    const char *m = getenv("GJ_PART_CLAIM_MIN");
+    if (cub || gj_env_is("GJ_PGB_CLAIM", "0")) return false;
     const bool one = rowids || (nj == 1 && job[0].mode == GJ_PART_PACK);
     return one && gj_part_claims((double)n, bits, 1, m ? strtod(m, NULL) : GJ_PART_CLAIM_MIN);
 }
@@ -1081,8 +1077,8 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     if (ts && tk4) {
         if ((rc = pgb_many_kernel<K, uint32_t>(c, narrow, false, smem, &many, &many_threads, &occ))) goto done;
     } else if (ts) {
-        const char *oe = getenv("GJ_PGB_OVERLAP"); /* A/B: 0 = hashed keys searched one at a time */
-        const bool hashed = a.probe != PGB_PROBE_DIRECT && !(oe && !strcmp(oe, "0"));
+        /* A/B: GJ_PGB_OVERLAP=0 = hashed keys searched one at a time */
+        const bool hashed = a.probe != PGB_PROBE_DIRECT && !gj_env_is("GJ_PGB_OVERLAP", "0");
         if ((rc = pgb_many_kernel<K, K>(c, narrow, hashed, smem, &many, &many_threads, &occ))) goto done;
     } else {
         GJ_CUDA(cudaFuncSetAttribute(k_pgb_chunk<K, TS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
@@ -1090,13 +1086,12 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     }
     if (occ < 1) occ = 1;
     { /* pieces of T rows (operators/shapes.h); GJ_PGB_WHOLE=0: four waves, partitions cut as before sessions 20 and 31 (A/B) */
-        const char *we = getenv("GJ_PGB_WHOLE");
-        a.T = (uint64_t)gj_pgb_piece_rows((double)n, (double)P, (double)c.sms, (double)occ, !(we && !strcmp(we, "0")));
-        const char *le = getenv("GJ_PGB_LEAN"); /* A/B: 0 = k_pgb_many's general tile throughout */
-        a.nolean = le && !strcmp(le, "0");
+        a.T = (uint64_t)gj_pgb_piece_rows((double)n, (double)P, (double)c.sms, (double)occ,
+                                          !gj_env_is("GJ_PGB_WHOLE", "0"));
+        a.nolean = gj_env_is("GJ_PGB_LEAN", "0"); /* A/B: k_pgb_many's general tile throughout */
         a.nofold = !gb_fold_on();
-        const char *pe = getenv("GJ_PGB_PROBE"); /* A/B: linear = pgb_slot's old probe sequence */
-        if (a.probe != PGB_PROBE_DIRECT && pe && !strcmp(pe, "linear")) a.probe = PGB_PROBE_LINEAR;
+        /* A/B: GJ_PGB_PROBE=linear = pgb_slot's old probe sequence */
+        if (a.probe != PGB_PROBE_DIRECT && gj_env_is("GJ_PGB_PROBE", "linear")) a.probe = PGB_PROBE_LINEAR;
     }
     GJ_CUDA(gj_arena_alloc(&c.ar, &item_end, P * 4));
     GJ_CUDA(gj_arena_alloc(&c.ar, &cnt, 32)); /* groups, overflow; at 4: items, cut partitions, their pieces */
@@ -1130,8 +1125,7 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
              * partition order (A/B) */
             bool gathers = false;
             for (int j = 0; j < r.n; j++) gathers = gathers || (a.rowid && r.src[j]);
-            const char *oe = getenv("GJ_PGB_ORDER");
-            if (gathers && P > 1 && items > P && !(oe && !strcmp(oe, "partition"))) {
+            if (gathers && P > 1 && items > P && !gj_env_is("GJ_PGB_ORDER", "partition")) {
                 if ((rc = pgb_order(c, (const uint32_t *)item_end, P, items, &order))) goto done;
                 a.order = (const uint32_t *)order;
             }
@@ -1200,23 +1194,20 @@ int run_pgb(Ctx &c, gj_impl impl, const gj_dtable *in, const gj_workload *w, GbS
     bool any_src = false; /* PGB-TR of counts only: the keys travel with row ids */
     for (int j = 0; j < s.n; j++) any_src = any_src || s.src[j];
     const bool rowids = impl == GJ_IMPL_PGB_UR || !any_src;
-    const char *ke = getenv("GJ_PGB_KERNEL"); /* A/B: chunk = k_pgb_chunk at every g */
     /* the partition's calls (pgb_jobs; PGB-UR: one of row ids) and whether
      * they could claim a pass of the most bits (pgb_claims) */
     PgbJob job[GB_MAX_ACC];
     const int nj = rowids ? 0 : pgb_jobs(s, job);
-    const char *pe = getenv("GJ_PGB_PARTITION");
-    const int cub = pe && !strcmp(pe, "cub");
+    const int cub = gj_env_is("GJ_PGB_PARTITION", "cub");
     const bool claim_max = pgb_claims(rowids, job, nj, cub, n, GJ_PART_CLAIM_MAX_BITS);
     /* keys of a known span (w->key_range) may take the direct plan
      * (operators/shapes.h gj_pgb_many_pick): partitioned on their own low
      * bits, unhashed, each key its own slot. GJ_PGB_DIRECT=0: never (A/B). */
-    const char *de = getenv("GJ_PGB_DIRECT");
-    const uint64_t range = cub || (de && !strcmp(de, "0")) ? 0 : w->key_range;
+    const uint64_t range = cub || gj_env_is("GJ_PGB_DIRECT", "0") ? 0 : w->key_range;
     uint32_t ts = 0;
     int bits = 0;
     bool direct = false;
-    if (hint > PGB_FEW && !(ke && !strcmp(ke, "chunk"))) {
+    if (hint > PGB_FEW && !gj_env_is("GJ_PGB_KERNEL", "chunk")) { /* A/B: chunk = k_pgb_chunk at every g */
         direct = pgb_many_plan(n, hint, range, kw, s, (uint64_t)c.sms, rowids, claim_max, &bits, &ts);
     } else {
         const uint64_t per = pgb_limit(PGB_TS, PGB_AGG_BYTES, slot_bytes) / 8 * 7;
