@@ -1980,8 +1980,8 @@ __device__ __forceinline__ void pgb_lean_fold(unsigned char *base, uint32_t sl, 
 }
 /* Does the warp's tile crowd slots: a thread's first and last row, or two
  * neighbouring lanes' last rows, in one slot? Uniform keys seldom (4096
- * groups a partition's table: about 1% of warps); a hot key's partition
- * nearly always. off: never (GJ_GB_FOLD=0, A/B). */
+ * groups a partition's table: 48 pairs a warp at 1/4096 each, about 1% of
+ * warps, reckoned, not counted); a hot key's partition nearly always. off: never (GJ_GB_FOLD=0, A/B). */
 __device__ __forceinline__ bool pgb_skewed(const uint32_t sl[4], bool off)
 {
     const uint32_t o = __shfl_xor_sync(~0u, sl[3], 1);
