@@ -994,8 +994,8 @@ void pgb_many_build(bool narrow, bool three, bool big, void (**many)(const K *, 
  * search a thread's keys together (k_pgb_many's OV) are taken: for 4-byte
  * keys, where they were measured (session 33, call 11: hashed PGB-TR 1-2.5%
  * faster at 2^28 rows, 8-18% at a table's load of 1/2); 8-byte keys keep
- * one search at a time until measured (their OV builds would be the same
- * code: bench/RESULTS.md). */
+ * one search at a time: their OV builds gained 0-3%, inside the noise
+ * (session 34, call 1; bench/RESULTS.md), not worth four instantiations. */
 template <typename K, typename TK>
 int pgb_many_kernel(Ctx &c, bool narrow, bool hashed, size_t smem,
                     void (**many)(const K *, GbSpec, PgbArgs, GTable<K>, K *, uint32_t), int *threads, int *occ)
