@@ -215,26 +215,37 @@ static void atomics_global(acc *a, const char *what, double n, double targets, d
 /* Global atomics of `rows` rows, `per` accumulators each, into the slots
  * of g groups whose keys follow Zipf(z), spread over `footprint` bytes:
  * the calibrated curve (atomics_global) at `targets`, plus the hottest
- * group: its slots receive 1/H(g,z) of the rows, and updates of one
- * address serialise at the single-target rate `atom_g_t1` (the curve
- * already holds a uniform group's share 1/g). The curve is measured on
- * adjacent 4-byte targets, 32 to a 128-byte line, and contention follows
- * lines: dense arrays pass targets = g; cuDF's sparse arrays, one group a
- * line apart, pass 32 g. (The inverse Simpson index, used before, took
- * 4096 groups at Zipf 1.5 for 4 targets: HASH-GLOBAL's group phase
- * predicted 46 ms, measured 21 ms on the H200.) fold: the operator
- * combines a skewed warp's rows of lane 0's group first (HGB's k_agg_gid:
- * gb_fold), and the hottest group's share left is gj_gb_fold_left's.
- * Kind atomic. */
-static void atomics_zipf(acc *a, const char *what, double rows, double per, double g, double targets,
+ * line: the curve is measured on adjacent 4-byte targets, 32 to a
+ * 128-byte line, and contention follows lines. An array holds `line`
+ * groups a line (dense arrays: 128 bytes over the accumulator's width;
+ * cuDF's sparse arrays, one group a line apart, 1, passing targets = 32 g)
+ * and dense ids come in order of first appearance, so the groups of ranks
+ * 1..line share the first: their updates, beyond a uniform group's share
+ * (the curve holds that), run at the calibrated rate for as many targets as
+ * the inverse Simpson index of those updates counts (one group alone: the
+ * single-target rate atom_g_t1). Each accumulator's array has its own
+ * line, in parallel. fold: the operator combines a skewed warp's rows of
+ * up to GJ_GB_FOLD_TRIES groups first (HGB's k_agg_gid), so the hottest
+ * groups send gj_gb_fold_left's share of their updates. (H200, 2^26 rows,
+ * 2^20 groups, max,max, Zipf 1.5: the hottest group alone at atom_g_t1
+ * explained HGB's 23.4 ms stage 2 without the fold, not its 13.5 ms with
+ * it; bench/RESULTS.md session 35. The inverse Simpson index over all
+ * groups, used before that, took 4096 groups at Zipf 1.5 for 4 targets:
+ * HASH-GLOBAL's group phase predicted 46 ms, measured 21 ms.) Kind atomic. */
+static void atomics_zipf(acc *a, const char *what, double rows, double per, double g, double targets, double line,
                          double z, double footprint, int fold)
 {
     atomics_global(a, what, rows * per, targets, footprint);
     if (z > 0 && g > 1) {
-        const double p = 1 / gj_harmonic(g, z);
-        double hot = rows * fmax(0, p - 1 / g);
-        if (fold) hot *= gj_gb_fold_left(p);
-        term(a, GJ_TERM_ATOMIC, "updates of the hottest group (serialised)", hot / (a->hw->atom_g_t1 * GB), 0);
+        const double h = gj_harmonic(g, z), l = fmax(1, fmin(floor(line), g));
+        double u = 0, u2 = 0; /* the line's updates, their sum of squares */
+        for (double i = 1; i <= l; i++) {
+            const double p = pow(i, -z) / h, x = rows * p * (fold && i <= GJ_GB_FOLD_TRIES ? gj_gb_fold_left(p) : 1);
+            u += x, u2 += x * x;
+        }
+        const double over = fmax(0, u - rows * l / g);
+        term(a, GJ_TERM_ATOMIC, "updates of the hottest line (serialised)", over / (atom_rate(a->hw, u * u / u2) * GB),
+             0);
     }
 }
 
@@ -1786,7 +1797,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         seq(a, "clear the table and the sparse arrays", table + N * accb);
         seq(a, "read keys and payload columns", N * (kb + P * pb));
         term(a, GJ_TERM_HASH, "hash-table insert-or-find", N / (rate * GB), 0);
-        atomics_zipf(a, "global atomics into sparse arrays", N, nacc, g, 32 * g, z, spread, 0);
+        atomics_zipf(a, "global atomics into sparse arrays", N, nacc, g, 32 * g, 1, z, spread, 0);
         a->kernels += 3 + nacc;
         a->allocs += 3 + nacc;
         begin(a, "aggregate");
@@ -1838,7 +1849,8 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
             term(a, GJ_TERM_ATOMIC, "shared-memory atomics", N * nacc / (atom_shared(hw, teff * copies) * GB), 0);
             atomics_global(a, "flush block aggregates", blocks * g * nacc, g, g * accb);
         } else {
-            atomics_zipf(a, "global atomics into dense arrays", N, nacc, g, g, z, w->sorted_keys ? 0 : g * accb, 1);
+            atomics_zipf(a, "global atomics into dense arrays", N, nacc, g, g, 128.0 * nacc / accb, z,
+                         w->sorted_keys ? 0 : g * accb, 1);
         }
         a->kernels += 2;
         a->allocs += nacc;

@@ -318,18 +318,9 @@ k_hgb_assign(const K *key, uint64_t n, GTable<K> t, G *gid, K *out_key)
 /* Skew in a global aggregate: a hot group's rows send their atomics to one
  * address, which the L2 applies one after another (HGB, H200, 2^26 rows,
  * 2^20 groups, max,max: stage 2 1.39 ms uniform, 24.0 at Zipf 1.5;
- * bench/RESULTS.md session 34). gb_fold_slot: lane 0's group where it
- * holds at least GJ_GB_FOLD_MIN (operators/shapes.h) of the warp's 32
- * rows, else GB_EMPTY (a lane past the rows passes GB_EMPTY); gb_fold:
- * accumulator j's values combined across the warp (the rows outside the
- * group giving the identity), for lane 0's one atomic. Every lane of the
- * warp calls both. */
-__device__ __forceinline__ uint32_t gb_fold_slot(uint32_t g)
-{
-    const uint32_t c = __shfl_sync(~0u, g, 0);
-    const unsigned m = __ballot_sync(~0u, g == c);
-    return c != GB_EMPTY && __popc(m) >= GJ_GB_FOLD_MIN ? c : GB_EMPTY;
-}
+ * bench/RESULTS.md session 34). gb_fold: accumulator j's values combined
+ * across the warp (the rows outside the group giving the identity), for
+ * one lane's one atomic; every lane of the warp calls it. */
 __device__ __forceinline__ uint64_t gb_fold(const GbSpec &s, int j, uint64_t v)
 {
 #pragma unroll
@@ -364,14 +355,25 @@ k_agg_gid(GbSpec s, const G *gid, uint64_t n, uint32_t groups, int R, bool fold)
         for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i - (threadIdx.x & 31) < n; i += stride) {
             const bool live = i < n;
             const uint32_t g = live ? (uint32_t)gid[i] : GB_EMPTY;
-            const uint32_t c = fold ? gb_fold_slot(g) : GB_EMPTY;
-            const bool in = c != GB_EMPTY && g == c;
-            if (c != GB_EMPTY)
+            bool done = !live;
+            /* up to GJ_GB_FOLD_TRIES groups a warp, each held by a pair of
+             * neighbouring lanes (a hot group's lanes pair up at any lane,
+             * where lane 0 holds it only as often as its share) */
+            for (int t = 0; fold && t < GJ_GB_FOLD_TRIES; t++) {
+                const uint32_t o = __shfl_xor_sync(~0u, g, 1);
+                const unsigned cand = __ballot_sync(~0u, !done && g == o);
+                if (!cand) break;
+                const int lead = __ffs(cand) - 1;
+                const uint32_t c = __shfl_sync(~0u, g, lead);
+                const bool in = !done && g == c;
+                if (__popc(__ballot_sync(~0u, in)) < GJ_GB_FOLD_MIN) break;
                 for (int j = 0; j < s.n; j++) {
                     const uint64_t v = gb_fold(s, j, in ? row_val(s, j, i) : identity(s, j));
-                    if ((threadIdx.x & 31) == 0) atomic_combine(s, j, elem(s.dst[j], s.width[j], c), v);
+                    if ((int)(threadIdx.x & 31) == lead) atomic_combine(s, j, elem(s.dst[j], s.width[j], c), v);
                 }
-            if (live && !in)
+                done = done || in;
+            }
+            if (!done)
                 for (int j = 0; j < s.n; j++) atomic_combine(s, j, elem(s.dst[j], s.width[j], g), row_val(s, j, i));
         }
     }

@@ -338,30 +338,35 @@ static inline double gj_pgb_piece_rows(double n, double parts, double sms, doubl
     return t;
 }
 
-/* Skewed warps (operators/groupby_kernels.cuh pgb_lean_fold, gb_fold):
- * where lane 0's slot or group holds at least GJ_GB_FOLD_MIN of a warp's
- * 32 rows, those rows reduce across the warp and lane 0 sends one atomic.
- * gj_gb_fold_left: of a group holding a share p of rows in random order,
- * the share of its atomics still sent, a folded warp's one counted: with
- * X ~ Binomial(31, p) the other lanes holding it, a warp folds its
- * 1 + X rows when lane 0 holds it and X >= GJ_GB_FOLD_MIN - 1, so
- * 1 - E[(1 + X) 1{X >= m-1}] / 32 + P(X >= m-1) / 32 remain (Zipf 1.5
- * over 2^20 groups, p 0.38: 0.63; p -> 0: 1; p = 1: 1/32). The model
- * charges HGB's hottest group by it (model/time.c atomics_zipf). */
+/* Skewed warps (operators/groupby_kernels.cuh pgb_lean_fold, k_agg_gid):
+ * where a warp's rows of one slot or group are at least GJ_GB_FOLD_MIN of
+ * its 32, they reduce across the warp and one lane sends one atomic. PGB's
+ * lean tile tests lane 0's slot; HGB's global aggregate up to
+ * GJ_GB_FOLD_TRIES groups a warp, each found where two neighbouring lanes
+ * (2i, 2i + 1) hold it (lane 0 alone holds a hot group only as often as
+ * its share: 38% at Zipf 1.5, bench/RESULTS.md session 35).
+ * gj_gb_fold_left: HGB's rule for a group holding a share p of the rows in
+ * random order: the share of its atomics still sent, a folded warp's one
+ * counted. With Y ~ Binomial(32, p) its lanes in a warp, the warp folds
+ * them when Y >= GJ_GB_FOLD_MIN and some pair holds two (all but C(16, y)
+ * 2^y / C(32, y) of the ways to place y lanes), so 1 - E[(Y - 1)
+ * 1{folded}] / 32p remain (Zipf 1.5 over 2^20 groups, p 0.38: 0.14; p ->
+ * 0: 1; p = 1: 1/32). It leaves out that a try ends where its first pair's
+ * group has fewer rows. The model charges HGB's hottest groups by it
+ * (model/time.c atomics_zipf). */
 #define GJ_GB_FOLD_MIN 8
+#define GJ_GB_FOLD_TRIES 2
 static inline double gj_gb_fold_left(double p)
 {
     if (!(p > 0)) return 1;
     if (p >= 1) return 1.0 / 32;
-    double pmf = pow(1 - p, 31), folded = 0, q = 0; /* P(X = 0) */
-    for (int x = 0; x <= 31; x++) {
-        if (x >= GJ_GB_FOLD_MIN - 1) {
-            folded += (1 + x) * pmf;
-            q += pmf;
-        }
-        pmf *= (31.0 - x) / (x + 1) * p / (1 - p);
+    double pmf = pow(1 - p, 32), nopair = 1, saved = 0; /* P(Y = y), P(no pair | y) from y = 0 */
+    for (int y = 0; y <= 32; y++) {
+        if (y >= GJ_GB_FOLD_MIN) saved += pmf * (1 - nopair) * (y - 1);
+        pmf *= (32.0 - y) / (y + 1) * p / (1 - p);
+        nopair = y < 16 ? nopair * 2 * (16 - y) / (32 - y) : 0;
     }
-    return 1 - folded / 32 + q / 32;
+    return 1 - saved / (32 * p);
 }
 
 /* k_pgb_many: a partition cut into 2 to GJ_PGB_MERGE_MAX pieces merges
