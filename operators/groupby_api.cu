@@ -1074,6 +1074,8 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     ManyKernel many = NULL;
     void (*merge)(GbSpec, PgbArgs, const uint32_t *, GTable<K>, K *, uint32_t) =
         tk4 ? k_pgb_merge<K, uint32_t> : k_pgb_merge<K, K>;
+    /* A/B: GJ_PGB_MERGE_THREADS=512 = k_pgb_merge's blocks before session 35 */
+    const int merge_threads = gj_env_is("GJ_PGB_MERGE_THREADS", "512") ? 512 : PGB_MERGE_THREADS;
     if (ts && tk4) {
         if ((rc = pgb_many_kernel<K, uint32_t>(c, narrow, false, smem, &many, &many_threads, &occ))) goto done;
     } else if (ts) {
@@ -1148,8 +1150,8 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
                 many<<<items, many_threads, smem, c.st>>>(hs, rm, a, gt, (K *)out->key.data, ts);
                 GJ_LAUNCHED();
                 if (ncut[0]) {
-                    merge<<<ncut[0], PolicyChunk::THREADS, smem, c.st>>>(rm, a, (const uint32_t *)cut_list, gt,
-                                                                        (K *)out->key.data, ts);
+                    merge<<<ncut[0], merge_threads, smem, c.st>>>(rm, a, (const uint32_t *)cut_list, gt,
+                                                                 (K *)out->key.data, ts);
                     GJ_LAUNCHED();
                 }
             } else if (items) {

@@ -2186,9 +2186,17 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
  * each: 1.9 against 0.4 ms for the aggregate phase of 2^26 rows, 2^20
  * groups, bench/RESULTS.md). A key whose probe slots are taken, and every
  * key when a piece sent rows to the global table (a.spill_global),
- * goes through the global table as before. */
+ * goes through the global table as before. A block reads all its
+ * partition's tables, and with loads in flight as its only overlap it is
+ * bound by their latency, not by its atomics: 1024 threads (a 196 KB
+ * table left room for one block of 512 an SM) took the merge at Zipf 1.5
+ * (2^26 rows, 2^20 hashed groups, 17 cut partitions, 14.8 MB) from 329 to
+ * 187 us against 512; splitting a partition's keys over 8 blocks, each
+ * reading all of it, gained nothing, nor did prefetching a thread's next
+ * quad to the L2 (ncu, H200, bench/RESULTS.md session 35). */
+enum { PGB_MERGE_THREADS = 1024 };
 template <typename K, typename TK>
-__global__ void __launch_bounds__(PolicyChunk::THREADS, 2)
+__global__ void __launch_bounds__(PGB_MERGE_THREADS, 1)
 k_pgb_merge(GbSpec s, PgbArgs a, const uint32_t *cut_list, GTable<K> gt, K *out_key, uint32_t ts)
 {
     extern __shared__ __align__(16) unsigned char smem[];
