@@ -16,6 +16,9 @@ double gj_warp_distinct(double g, double z);
 /* Expected distinct items among `draws` independent draws from n items of
  * Zipf(z) popularity (uniform at z = 0). */
 double gj_distinct_drawn(double n, double draws, double z);
+/* Share of `rows` draws from n Zipf(z) items that a cache keeping the first
+ * `slots` distinct items drawn answers. */
+double gj_cache_first_seen(double n, double slots, double rows, double z);
 /* gj_model_estimate with a learned correction applied (fit NULL or unset:
  * none). */
 int gj_model_estimate_fit(gj_impl impl, const gj_workload *w, const gj_hw *hw, const gj_fit *fit,

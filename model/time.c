@@ -77,22 +77,57 @@ double gj_warp_distinct(double g, double z)
  * popularity: the sum over items of 1 - (1 - p_i)^draws ~ 1 - exp(-draws
  * p_i); exact terms for the 64 hottest ranks, then 256 bands of ranks
  * evenly spaced in log(rank), each its rank count times its middle rank's
- * term. Uniform: n (1 - exp(-draws / n)). */
-double gj_distinct_drawn(double n, double draws, double z)
+ * term. Uniform: n (1 - exp(-draws / n)). mass (may be NULL): the share of
+ * the popularity the drawn items hold, the same sum weighted by p_i. */
+static double zipf_drawn(double n, double draws, double z, double *mass)
 {
-    if (n < 1 || draws <= 0) return 0;
-    if (z <= 0) return n * -expm1(-draws / n);
-    const double h = gj_harmonic(n, z), lim = fmin(n, 64);
-    double d = 0;
-    for (double i = 1; i <= lim; i++) d += -expm1(-draws * pow(i, -z) / h);
-    if (n <= 64) return d;
-    const int bands = 256;
-    const double lo = log(64.5), step = (log(n + 0.5) - lo) / bands;
-    for (int b = 0; b < bands; b++) {
-        const double a = exp(lo + b * step), e = exp(lo + (b + 1) * step), mid = sqrt(a * e);
-        d += (e - a) * -expm1(-draws * pow(mid, -z) / h);
+    double d = 0, m = 0;
+    if (n >= 1 && draws > 0 && z <= 0) {
+        d = n * -expm1(-draws / n);
+        m = d / n;
+    } else if (n >= 1 && draws > 0) {
+        const double h = gj_harmonic(n, z), lim = fmin(n, 64);
+        for (double i = 1; i <= lim; i++) {
+            const double p = pow(i, -z) / h, q = -expm1(-draws * p);
+            d += q, m += p * q;
+        }
+        const int bands = n > 64 ? 256 : 0;
+        const double lo = log(64.5), step = (log(n + 0.5) - lo) / 256;
+        for (int b = 0; b < bands; b++) {
+            const double a = exp(lo + b * step), e = exp(lo + (b + 1) * step), p = pow(sqrt(a * e), -z) / h;
+            const double q = -expm1(-draws * p);
+            d += (e - a) * q, m += (e - a) * p * q;
+        }
     }
+    if (mass) *mass = fmin(m, 1);
     return fmin(d, n);
+}
+
+double gj_distinct_drawn(double n, double draws, double z) { return zipf_drawn(n, draws, z, NULL); }
+
+/* A cache that keeps the first `slots` distinct keys it is asked for (HGB's
+ * block cache, operators/groupby_kernels.cuh k_hgb_assign), asked `rows`
+ * keys drawn from n of Zipf(z) popularity: the share of them it answers.
+ * Drawing at most `slots` distinct keys it never fills, and every draw but
+ * each key's first hits; else it fills after f draws (zipf_drawn's distinct
+ * reaching `slots`, by bisection on log f), missing each of those keys
+ * once, and then answers the popularity its keys hold of the rest. A hot
+ * key is among the first seen: at Zipf 1.5 over 2^20 keys the first 2048
+ * hold 98% of the draws, where the uniform share is 0.2%. */
+double gj_cache_first_seen(double n, double slots, double rows, double z)
+{
+    if (rows < 1 || n < 1) return 0;
+    const double seen = zipf_drawn(n, rows, z, NULL);
+    if (seen <= slots) return 1 - seen / rows;
+    double lo = log(fmax(slots, 1)), hi = log(rows), mass = 0;
+    for (int it = 0; it < 30; it++) {
+        const double mid = (lo + hi) / 2;
+        if (zipf_drawn(n, exp(mid), z, NULL) < slots) lo = mid;
+        else hi = mid;
+    }
+    const double f = exp(hi);
+    zipf_drawn(n, f, z, &mass);
+    return fmax(0, 1 - (slots + (rows - f) * (1 - mass)) / rows);
 }
 
 /* ---- hardware rates ----------------------------------------------------- */
@@ -1810,13 +1845,17 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * insert every key into a global table of 2^ceil(log2 2g) slots (at
          * least 1024; keys and group ids in two arrays), a new group's dense
          * id from one global counter, and write each row's group id (1, 2 or
-         * 4 bytes by g); a per-block shared-memory cache of 2048 groups
-         * answers repeated keys on chip. Its g non-empty entries, a sector
+         * 4 bytes by g); a per-block shared-memory cache of the first keys
+         * a block sees answers repeated keys on chip. Its g non-empty entries, a sector
          * each, stay in L2 while they fit. */
         double cap = pow2_at_least(2 * fmax(g, 512));
         double table = cap * (kb + 4);
         double gw = g <= 255 ? 1 : g <= 65535 ? 2 : 4;
-        double cached = g <= 2048 ? 1 : 2048 / g; /* uniform share of lookups the block cache answers */
+        /* the share of lookups the block cache answers (k_hgb_assign keeps
+         * a block's first 2048 keys, 1024 of 8 bytes; blocks of 256
+         * threads, 16 an SM, striding over the rows) */
+        const double cslots = kb == 4 ? 2048 : 1024;
+        const double cached = g <= cslots ? 1 : gj_cache_first_seen(g, cslots, fmax(256, N / (hw->sm_count * 16.0)), z);
         /* rows in key order: the entries in use at a time stay in the L2 */
         double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, w->sorted_keys ? 0 : fmax(g * (kb + 4.0), g * 32.0));
         begin(a, "group");
@@ -1824,7 +1863,7 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         seq(a, "clear the table", table);
         term(a, GJ_TERM_HASH, "hash-table insert-or-find", N * (1 - cached) / (rate * GB), 0);
         if (cached > 0)
-            term(a, GJ_TERM_HASH, "block cache lookups", N * cached / (atom_shared(hw, fmin(g, 2048)) * GB), 0);
+            term(a, GJ_TERM_HASH, "block cache lookups", N * cached / (atom_shared(hw, fmin(g, cslots)) * GB), 0);
         counter(a, "dense group ids from one counter", g);
         a->kernels += 1;
         a->allocs += 3;
