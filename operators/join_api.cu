@@ -231,8 +231,7 @@ done:
  * order (GFTR may mix them). */
 bool use_partition(int b0, int b1)
 {
-    const char *e = getenv("GJ_JOIN_PARTITION");
-    if (e && strcmp(e, "cub") == 0) return false;
+    if (gj_env_is("GJ_JOIN_PARTITION", "cub")) return false;
     return b0 == 0 && b1 >= 1 && b1 <= PartPolicy::MAX_BITS;
 }
 
@@ -247,8 +246,7 @@ bool use_partition(int b0, int b1)
  * GJ_JOIN_PART_ORDER=static (A/B runs) selects the static order. */
 bool part_tile_order()
 {
-    const char *e = getenv("GJ_JOIN_PART_ORDER");
-    return !(e && strcmp(e, "static") == 0);
+    return !gj_env_is("GJ_JOIN_PART_ORDER", "static");
 }
 
 /* Does a pass of w bits over n rows scatter two tiles at a time
@@ -262,9 +260,8 @@ bool part_tile_order()
  * tests: force takes every 8-bit pass). */
 bool part_pair(u64 n, int w)
 {
-    const char *e = getenv("GJ_JOIN_PART_PAIR");
-    if (e && strcmp(e, "off") == 0) return false;
-    return w == 8 && (n >= GJ_PART_PAIR_MIN_ROWS || (e && strcmp(e, "force") == 0));
+    if (gj_env_is("GJ_JOIN_PART_PAIR", "off")) return false;
+    return w == 8 && (n >= GJ_PART_PAIR_MIN_ROWS || gj_env_is("GJ_JOIN_PART_PAIR", "force"));
 }
 
 template <typename C, typename K, typename V, int MODE>
@@ -280,9 +277,8 @@ int partition_halves(Job *j, const K *kin, K *kout, const uint32_t *va, const ui
  * partition of packed pairs, of any size). */
 bool part_halves(u64 n, bool asked)
 {
-    const char *e = getenv("GJ_JOIN_PART_HALF");
-    if (e && strcmp(e, "off") == 0) return false;
-    return (asked && n >= GJ_PART_HALF_MIN_ROWS) || (e && strcmp(e, "force") == 0);
+    if (gj_env_is("GJ_JOIN_PART_HALF", "off")) return false;
+    return (asked && n >= GJ_PART_HALF_MIN_ROWS) || gj_env_is("GJ_JOIN_PART_HALF", "force");
 }
 
 /* Stable partition of (key, value) on key bits [lo0, lo0 + bits), 1 <= bits
@@ -609,9 +605,8 @@ static int msd_top_bits(u64 n)
  * that will run (transform_cols: S's pair split or packed) */
 static bool msd_may_take(const Job *j, u64 n, int end_bit)
 {
-    const char *e = getenv("GJ_JOIN_MSD");
-    const bool force = e && strcmp(e, "force") == 0;
-    if ((e && strcmp(e, "off") == 0) || j->hash_keys || (n < GJ_MSD_MIN_ROWS && !force) ||
+    const bool force = gj_env_is("GJ_JOIN_MSD", "force");
+    if (gj_env_is("GJ_JOIN_MSD", "off") || j->hash_keys || (n < GJ_MSD_MIN_ROWS && !force) ||
         end_bit <= GJ_PART_MAX_BITS || (n >> GJ_PART_MAX_BITS) > GJ_MSD_MAX_AVG)
         return false;
     return end_bit - msd_top_bits(n) <= GJ_MSD_MAX_LOW;
@@ -627,8 +622,7 @@ static bool msd_may_take(const Job *j, u64 n, int end_bit)
  * always (A/B runs). */
 static bool msd_in_place(u64 n, int t, const uint32_t *vhi, bool halves)
 {
-    const char *e = getenv("GJ_JOIN_MSD_INPLACE");
-    return !(e && strcmp(e, "off") == 0) && vhi && t > 8 && part_halves(n, halves);
+    return !gj_env_is("GJ_JOIN_MSD_INPLACE", "off") && vhi && t > 8 && part_halves(n, halves);
 }
 
 /* Does the MSD sort in place take hot partitions (skew) through msd_hot
@@ -637,8 +631,7 @@ static bool msd_in_place(u64 n, int t, const uint32_t *vhi, bool halves)
  * CUB's, as before (A/B runs). */
 static bool msd_hot_on(void)
 {
-    const char *e = getenv("GJ_JOIN_MSD_HOT");
-    return !(e && strcmp(e, "off") == 0);
+    return !gj_env_is("GJ_JOIN_MSD_HOT", "off");
 }
 
 /* msd_hot's device arrays for one batch of at most nsmax segments and
@@ -1058,8 +1051,8 @@ int transform_cols(Job *j, const gj_dtable *x, int b0, int b1, int max_groups, S
              * output's columns as they are (write_dense), so nothing
              * unpacks them */
             const bool part = use_partition(b0, b1);
-            const char *ms = getenv("GJ_JOIN_MSD_SPLIT"); /* =off: the MSD sort packs (A/B runs) */
-            bool split = x == j->s && (part || (b0 == 0 && !(ms && strcmp(ms, "off") == 0) &&
+            /* GJ_JOIN_MSD_SPLIT=off: the MSD sort packs (A/B runs) */
+            bool split = x == j->s && (part || (b0 == 0 && !gj_env_is("GJ_JOIN_MSD_SPLIT", "off") &&
                                                 msd_may_take(j, n, b1)));
             void *pb = NULL;
             vb = (const uint32_t *)x->payload[c + 1].data;
@@ -1314,10 +1307,9 @@ void side_free(Job *j, Side *x)
 enum { DENSE_OFF, DENSE_SPLIT, DENSE_FUSED, DENSE_AUTO };
 int dense_mode()
 {
-    const char *e = getenv("GJ_JOIN_DENSE");
-    if (e && strcmp(e, "off") == 0) return DENSE_OFF;
-    if (e && strcmp(e, "split") == 0) return DENSE_SPLIT;
-    if (e && strcmp(e, "fused") == 0) return DENSE_FUSED;
+    if (gj_env_is("GJ_JOIN_DENSE", "off")) return DENSE_OFF;
+    if (gj_env_is("GJ_JOIN_DENSE", "split")) return DENSE_SPLIT;
+    if (gj_env_is("GJ_JOIN_DENSE", "fused")) return DENSE_FUSED;
     return DENSE_AUTO;
 }
 
@@ -1697,8 +1689,7 @@ done:
 /* Use the sparse probe (phj_sparse)? GJ_JOIN_SPARSE=off: never (A/B runs). */
 bool sparse_on(const gj_dtable *R, const gj_dtable *S)
 {
-    const char *e = getenv("GJ_JOIN_SPARSE");
-    if (e && strcmp(e, "off") == 0) return false;
+    if (gj_env_is("GJ_JOIN_SPARSE", "off")) return false;
     return gj_phj_sparse_takes((double)R->rows, (double)S->rows, 0, 1, 1) && /* its sizes; matches unknown yet */
            S->rows < (1ULL << 32) && ((uintptr_t)S->key.data & 15) == 0; /* the kernel's 16-byte loads */
 }
@@ -1976,8 +1967,7 @@ int run_smj(Job *j, gj_phase_timer *tm, Emit *e)
      * and orders by order key; the workload's r_sorted, s_sorted): then it
      * is not sorted, and the merge reads it in place, as NPHJ reads S.
      * GJ_SMJ_IN_ORDER=off sorts anyway (A/B runs). */
-    const char *e_ord = getenv("GJ_SMJ_IN_ORDER");
-    const bool look = !(e_ord && !strcmp(e_ord, "off"));
+    const bool look = !gj_env_is("GJ_SMJ_IN_ORDER", "off");
     JCUDA(mem_alloc(&j->mem, (void **)&mm, sizeof hmm));
     JCUDA(cudaMemcpyAsync(mm, hmm, sizeof hmm, cudaMemcpyHostToDevice, j->mem.s));
     minmax_kernel<K, 256><<<grid_for(R->rows, 256 * 8), 256, 0, j->mem.s>>>(
@@ -2063,8 +2053,7 @@ done:
  * (filt_or_bit); GJ_JOIN_FILTER_COMBINE=off: an atomic a key (A/B runs) */
 int filter_combine()
 {
-    const char *e = getenv("GJ_JOIN_FILTER_COMBINE");
-    return !(e && !strcmp(e, "off"));
+    return !gj_env_is("GJ_JOIN_FILTER_COMBINE", "off");
 }
 
 /* flag x's rows whose key has its bit in bm (R's range [lo, lo + span)),
