@@ -1846,16 +1846,17 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
          * least 1024; keys and group ids in two arrays), a new group's dense
          * id from one global counter, and write each row's group id (1, 2 or
          * 4 bytes by g); a per-block shared-memory cache of the first keys
-         * a block sees answers repeated keys on chip. Its g non-empty entries, a sector
-         * each, stay in L2 while they fit. */
+         * a block sees answers repeated keys on chip. Its g non-empty
+         * entries, a sector each, stay in L2 while they fit. */
         double cap = pow2_at_least(2 * fmax(g, 512));
         double table = cap * (kb + 4);
         double gw = g <= 255 ? 1 : g <= 65535 ? 2 : 4;
-        /* the share of lookups the block cache answers (k_hgb_assign keeps
-         * a block's first 2048 keys, 1024 of 8 bytes; blocks of 256
-         * threads, 16 an SM, striding over the rows) */
-        const double cslots = kb == 4 ? 2048 : 1024;
-        const double cached = g <= cslots ? 1 : gj_cache_first_seen(g, cslots, fmax(256, N / (hw->sm_count * 16.0)), z);
+        /* the share of lookups the block cache answers (operators/shapes.h
+         * GJ_HGB_CACHE: a block's first keys; blocks of 256 threads, at
+         * most GJ_GB_GRID_PER_SM an SM, striding over the rows) */
+        const double cslots = kb == 4 ? GJ_HGB_CACHE : GJ_HGB_CACHE / 2;
+        const double brows = fmax(256, N / (hw->sm_count * (double)GJ_GB_GRID_PER_SM));
+        const double cached = g <= cslots ? 1 : gj_cache_first_seen(g, cslots, brows, z);
         /* rows in key order: the entries in use at a time stay in the L2 */
         double rate = l2_blend(hw, hw->ht_build_l2, hw->ht_build_hbm, w->sorted_keys ? 0 : fmax(g * (kb + 4.0), g * 32.0));
         begin(a, "group");

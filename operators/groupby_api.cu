@@ -102,7 +102,7 @@ void out_release(Ctx &c, gj_groupby_out *out)
 unsigned grid_for(const Ctx &c, uint64_t n, int threads)
 {
     uint64_t b = (n + threads - 1) / threads;
-    uint64_t cap = (uint64_t)c.sms * 16;
+    uint64_t cap = (uint64_t)c.sms * GJ_GB_GRID_PER_SM;
     if (b > cap) b = cap;
     return b ? (unsigned)b : 1u;
 }

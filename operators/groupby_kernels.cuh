@@ -247,7 +247,6 @@ namespace gjgb {
  * bench/RESULTS.md (## Group-by); see the comment at each dispatch site. */
 struct PolicyStream { enum { THREADS = 256 }; };          /* streaming passes         */
 struct PolicyChunk  { enum { THREADS = 512 }; };          /* PGB per-chunk tables     */
-#define HGB_CACHE 2048 /* HGB stage-1 shared cache slots */
 struct PolicySorted { enum { THREADS = 256, ITEMS = 8 }; };/* sorted-run reduction    */
 enum { INORDER_TILE = GJ_SGB_INORDER_TILE }; /* k_inorder_*'s tile: */
 static_assert(INORDER_TILE == 32 * PolicySorted::ITEMS, "a tile is a warp's rows");
@@ -275,10 +274,11 @@ __global__ void __launch_bounds__(PolicyStream::THREADS)
 k_hgb_assign(const K *key, uint64_t n, GTable<K> t, G *gid, K *out_key)
 {
     /* Per-block cache of the global table in shared memory (key -> group
-     * id, HGB_CACHE slots, filled up to half): with few groups every lookup
+     * id, 2 GJ_HGB_CACHE slots of 4-byte keys or GJ_HGB_CACHE of 8 bytes,
+     * filled up to half: operators/shapes.h): with few groups every lookup
      * after the first few is an on-chip hit instead of an L2 round trip
      * (plain global loads cannot be trusted to see a slot's key in L1). */
-    constexpr int SC = sizeof(K) == 4 ? 2 * HGB_CACHE : HGB_CACHE; /* 32 KB / 24 KB */
+    constexpr int SC = sizeof(K) == 4 ? 2 * GJ_HGB_CACHE : GJ_HGB_CACHE; /* 32 KB / 24 KB */
     __shared__ K ckey[SC];
     __shared__ uint32_t cval[SC];
     __shared__ uint32_t ccount;

@@ -374,6 +374,16 @@ static inline double gj_gb_fold_left(double p)
  * global table (operators/groupby_kernels.cuh). */
 #define GJ_PGB_MERGE_MAX 16
 
+/* HGB's stage 1 (operators/groupby_kernels.cuh k_hgb_assign): each block
+ * caches in shared memory the first GJ_HGB_CACHE distinct keys it looks up
+ * (GJ_HGB_CACHE / 2 of 8 bytes: a table of twice as many slots, filled to
+ * half); the group-by's streaming kernels run at most GJ_GB_GRID_PER_SM
+ * blocks an SM (operators/groupby_api.cu grid_for), so a block of k_hgb_assign
+ * sees about 1 / (GJ_GB_GRID_PER_SM x SMs) of the rows. The model (model/time.c, HGB)
+ * reads both. */
+#define GJ_HGB_CACHE 2048
+#define GJ_GB_GRID_PER_SM 16
+
 /* SGB on rows in key order: tiles of GJ_SGB_INORDER_TILE rows (a warp's),
  * each with its count of groups and their inclusive sum
  * (operators/groupby_kernels.cuh k_inorder_heads). */

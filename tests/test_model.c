@@ -616,15 +616,14 @@ static void test_gb_fold_left(void **state)
     assert_true(fabs(gj_gb_fold_left(1) - 1.0 / 32) < 1e-12);
     assert_true(fabs(gj_gb_fold_left(1e-3) - 1) < 1e-9); /* never 8 lanes of 32 */
     static const double ps[] = {0.05, 0.15, 0.25, 0.383, 0.6, 0.9};
-    uint64_t x = 0x9E3779B97F4A7C15ull; /* xorshift64 */
+    uint64_t x = 0x9E3779B97F4A7C15ull; /* test_uniform01's state */
     for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
         const double p = ps[i];
         double rows = 0, sent = 0;
         for (int warp = 0; warp < 200000; warp++) {
             int hot[32], y = 0, pair = 0;
             for (int l = 0; l < 32; l++) {
-                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-                hot[l] = (double)(x >> 11) / 9007199254740992.0 < p;
+                hot[l] = test_uniform01(&x) < p;
                 y += hot[l];
             }
             for (int l = 0; l < 32; l += 2) pair |= hot[l] && hot[l + 1];
@@ -664,8 +663,7 @@ static void test_cache_first_seen(void **state)
             memset(in, 0, n);
             int held = 0;
             for (int r = 0; r < (int)c[t].rows; r++, draws++) {
-                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-                const double u = (double)(x >> 11) / 9007199254740992.0 * sum;
+                const double u = test_uniform01(&x) * sum;
                 uint32_t lo = 0, hi = n - 1;
                 while (lo < hi) {
                     const uint32_t m = (lo + hi) / 2;

@@ -34,6 +34,14 @@ static inline uint64_t test_fmix64(uint64_t k)
     return k;
 }
 
+/* A uniform draw in [0, 1) from xorshift64 state *x (nonzero): for tests
+ * that play a rule on random inputs. */
+static inline double test_uniform01(uint64_t *x)
+{
+    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+    return (double)(*x >> 11) / 9007199254740992.0;
+}
+
 /* operators/hash.cuh hash_key: the Fibonacci product of a key of kw bytes,
  * bit-reversed, as the partitions (PGB, PHJ on skewed keys) hash keys: for
  * inputs whose hashed keys a test must choose on the host. */
