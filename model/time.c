@@ -2116,11 +2116,13 @@ static void groupby_model(gj_impl impl, const gj_workload *w, acc *a)
         /* the narrow path covers two accumulators over 4-byte payloads */
         if (many && (nacc > 2 || (P && pb != 4)))
             term(a, GJ_TERM_ATOMIC, "generic aggregation loop", N * nacc / (atom_shared(hw, fmax(gc, 1)) * GB), 0);
-        /* k_pgb_many's partitions cut into at most GJ_PGB_MERGE_MAX pieces:
+        /* k_pgb_many's partitions cut into at most gj_pgb_merge_max pieces:
          * each piece leaves its table in global memory, and k_pgb_merge
          * reads a partition's tables back into one shared table and flushes
-         * it as a whole partition. */
-        const int merged = many && cut && ceil(np / T) <= GJ_PGB_MERGE_MAX;
+         * it as a whole partition. (The model's partitions all hold the
+         * average rows: none is cut for skew, so the hashed plans' limit
+         * for hot partitions never applies here.) */
+        const int merged = many && cut && ceil(np / T) <= gj_pgb_merge_max(ceil(np / T), direct);
         const double spilled = merged ? items * fmin(gc, limit) : 0;
         plan.bits = bits;
         plan.claims = claims;

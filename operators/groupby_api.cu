@@ -1101,8 +1101,18 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         GJ_CUDA(gj_arena_alloc(&c.ar, &cut_end, P * 4));
         GJ_CUDA(gj_arena_alloc(&c.ar, &cut_list, P * 4));
     }
-    k_pgb_items<<<1, PGB_ITEMS_THREADS, 0, c.st>>>(a.start, a.end, (uint32_t)P, a.T, (uint32_t *)item_end,
-                                                  (uint32_t *)cut_end, (uint32_t *)cut_list, (uint32_t *)cnt + 4);
+    { /* the most pieces k_pgb_merge takes (shapes.h gj_pgb_merge_max, typical:
+       * a partition of average rows'); GJ_PGB_MERGE_MAX=<1..64> in its place
+       * (A/B runs; 16: as before session 36, 1: none) */
+        const char *e = getenv("GJ_PGB_MERGE_MAX");
+        const unsigned long v = e ? strtoul(e, NULL, 10) : 0;
+        const double typical = ceil((double)n / (double)P / (double)a.T);
+        const uint32_t merge_max =
+            v >= 1 && v <= 64 ? (uint32_t)v : (uint32_t)gj_pgb_merge_max(typical, a.probe == PGB_PROBE_DIRECT);
+        k_pgb_items<<<1, PGB_ITEMS_THREADS, 0, c.st>>>(a.start, a.end, (uint32_t)P, a.T, (uint32_t *)item_end,
+                                                      (uint32_t *)cut_end, (uint32_t *)cut_list, (uint32_t *)cnt + 4,
+                                                      merge_max);
+    }
     GJ_LAUNCHED();
     a.item_end = (const uint32_t *)item_end;
     for (;;) {

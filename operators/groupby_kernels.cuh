@@ -1316,7 +1316,7 @@ struct PgbArgs {
     const uint32_t *start;         /* P partition starts                      */
     const uint32_t *item_end;      /* P: inclusive sum of pieces per partition */
     const uint32_t *rowid;         /* PGB-UR: row ids in partition order      */
-    /* k_pgb_many's cut partitions of at most GJ_PGB_MERGE_MAX pieces
+    /* k_pgb_many's cut partitions of at most gj_pgb_merge_max pieces
      * (spill NULL, or more pieces: they merge through the global table, as
      * k_pgb_chunk's do): each piece leaves its table of spill_bytes in
      * spill, at its rank among those pieces (cut_end: P, inclusive sum of
@@ -1376,7 +1376,7 @@ struct PgbKeys {
 /* The work items: each partition's pieces, ceil(rows / T) (none for an
  * empty one), as inclusive sums over the partitions in item_end. With cut:
  * also the pieces of those partitions k_pgb_merge is to combine (2 to
- * GJ_PGB_MERGE_MAX pieces; else whole, or merged through the global
+ * merge_max pieces; else whole, or merged through the global
  * table) as inclusive sums in cut_end, and those partitions in cut_list, in
  * order. totals: the items, the cut partitions, their pieces. One block,
  * each thread a run of partitions (P <= 2^16), in place of a kernel and
@@ -1385,14 +1385,14 @@ struct PgbKeys {
 enum { PGB_ITEMS_THREADS = 1024 };
 __global__ void __launch_bounds__(PGB_ITEMS_THREADS)
 k_pgb_items(const uint32_t *start, const uint32_t *end, uint32_t P, uint64_t T, uint32_t *item_end, uint32_t *cut_end,
-            uint32_t *cut_list, uint32_t *totals)
+            uint32_t *cut_list, uint32_t *totals, uint32_t merge_max)
 {
     typedef cub::BlockScan<uint32_t, PGB_ITEMS_THREADS> Scan;
     __shared__ typename Scan::TempStorage tmp;
     const uint32_t per = (P + PGB_ITEMS_THREADS - 1) / PGB_ITEMS_THREADS;
     const uint32_t p0 = min(P, threadIdx.x * per), p1 = min(P, p0 + per);
     auto pieces = [&](uint32_t p) { return (uint32_t)((end[p] - start[p] + T - 1) / T); };
-    auto merged = [&](uint32_t k) { return cut_end && k > 1 && k <= GJ_PGB_MERGE_MAX; };
+    auto merged = [&](uint32_t k) { return cut_end && k > 1 && k <= merge_max; };
     uint32_t items = 0, cut_pieces = 0, cuts = 0;
     for (uint32_t p = p0; p < p1; p++) {
         const uint32_t k = pieces(p);

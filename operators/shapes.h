@@ -344,7 +344,9 @@ static inline double gj_pgb_piece_rows(double n, double parts, double sms, doubl
  * lean tile tests lane 0's slot; HGB's global aggregate up to
  * GJ_GB_FOLD_TRIES groups a warp, each found where two neighbouring lanes
  * (2i, 2i + 1) hold it (lane 0 alone holds a hot group only as often as
- * its share: 38% at Zipf 1.5, bench/RESULTS.md session 35).
+ * its share: 38% at Zipf 1.5, bench/RESULTS.md session 35). PGB keeps
+ * lane 0: in a hashed plan a hot key is most of its partition, and the
+ * pairs rule there cost 2-20% skewed and 4-11% uniform (session 36).
  * gj_gb_fold_left: HGB's rule for a group holding a share p of the rows in
  * random order: the share of its atomics still sent, a folded warp's one
  * counted. With Y ~ Binomial(32, p) its lanes in a warp, the warp folds
@@ -369,10 +371,30 @@ static inline double gj_gb_fold_left(double p)
     return 1 - saved / (32 * p);
 }
 
-/* k_pgb_many: a partition cut into 2 to GJ_PGB_MERGE_MAX pieces merges
+/* k_pgb_many: a partition cut into 2 to gj_pgb_merge_max pieces merges
  * their tables in one block (k_pgb_merge); more pieces merge through the
- * global table (operators/groupby_kernels.cuh). */
+ * global table, each piece's groups as its own block ends
+ * (operators/groupby_kernels.cuh). k_pgb_merge takes as long as its
+ * longest block, and under skew that is the hottest partition's: at Zipf
+ * 1 (2^26 rows, 2^20 hashed groups) 15 pieces' tables, 2.9 MB read by one
+ * block at ~15 GB/s while 35 others end early (ncu, H200,
+ * bench/RESULTS.md session 36). So a hashed plan merges in a block at most
+ * GJ_PGB_MERGE_HOT pieces, or twice the pieces of a partition of average
+ * rows (typical), whichever is more, and never more than
+ * GJ_PGB_MERGE_MAX: partitions cut for skew merge globally, while the
+ * evenly cut ones of uniform keys (typical pieces, or one more) merge as
+ * before, where the global path had cost 1.9 against 0.4 ms (k_pgb_merge's
+ * comment). Measured with the limit 4 (typical 1): PGB-TR's hashed
+ * aggregate at Zipf 1, 1.5, 2 0.68, 0.70, 0.62 -> 0.57, 0.61, 0.55 ms. A
+ * direct plan lost with it (Zipf 1: 0.48 -> 0.66 ms; reckoned: its tables
+ * hold a partition's whole span, so each hot piece sends ~4x the groups
+ * through the global table) and keeps GJ_PGB_MERGE_MAX. */
 #define GJ_PGB_MERGE_MAX 16
+#define GJ_PGB_MERGE_HOT 4
+static inline double gj_pgb_merge_max(double typical, int direct)
+{
+    return direct ? GJ_PGB_MERGE_MAX : fmin(GJ_PGB_MERGE_MAX, fmax(GJ_PGB_MERGE_HOT, 2 * typical));
+}
 
 /* HGB's stage 1 (operators/groupby_kernels.cuh k_hgb_assign): each block
  * caches in shared memory the first GJ_HGB_CACHE distinct keys it looks up
