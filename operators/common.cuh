@@ -113,6 +113,17 @@ static inline bool gj_env_is(const char *name, const char *value)
     return e && !strcmp(e, value);
 }
 
+/* An A/B switch's number: the environment variable as a decimal in
+ * [lo, hi], else (unset, not a number, out of range) fallback. */
+static inline long gj_env_num(const char *name, long lo, long hi, long fallback)
+{
+    const char *e = getenv(name);
+    if (!e || *e < '0' || *e > '9') return fallback;
+    char *end;
+    const long v = strtol(e, &end, 10);
+    return *end == 0 && v >= lo && v <= hi ? v : fallback;
+}
+
 /* GJ_TRACE=1: events at named steps inside an operator (where a phase's
  * time goes when nsys is not at hand: host waits show as gaps), printed to
  * stderr as GPU milliseconds since the first step when the operator ends.

@@ -826,11 +826,8 @@ enum { PGB_TS = GJ_PGB_TS, PGB_AGG_BYTES = GJ_PGB_AGG_BYTES };
 enum { PGB_FEW = GJ_PGB_FEW, PGB_MANY_SMEM = GJ_PGB_MANY_SMEM, PGB_MIN_PART = GJ_PGB_MIN_PART };
 uint32_t pgb_many_ts(int kw, const GbSpec &s, size_t budget)
 {
-    const char *e = getenv("GJ_PGB_TS");
-    if (e) {
-        const unsigned long v = strtoul(e, NULL, 10);
-        if (v >= 256 && v <= 16384 && !(v & (v - 1))) return (uint32_t)v;
-    }
+    const long v = gj_env_num("GJ_PGB_TS", 256, 16384, 0);
+    if (v && !(v & (v - 1))) return (uint32_t)v;
     double w[GB_MAX_ACC]; /* operators/shapes.h, which the model runs too */
     for (int j = 0; j < s.n; j++) w[j] = s.width[j];
     return (uint32_t)gj_pgb_many_tmax((double)budget, kw, w, s.n);
@@ -847,8 +844,7 @@ uint32_t pgb_many_ts(int kw, const GbSpec &s, size_t budget)
 int pgb_many_plan(uint64_t n, uint64_t hint, uint64_t range, int kw, const GbSpec &s, uint64_t sms, bool rowids,
                   bool claims, int *bits_out, uint32_t *ts_out)
 {
-    const char *e = getenv("GJ_PGB_BITS");
-    const int force = e && *e >= '0' && *e <= '9' && atoi(e) <= 16 ? atoi(e) : -1;
+    const int force = (int)gj_env_num("GJ_PGB_BITS", 0, 16, -1);
     double ts = 0;
     const int direct = gj_pgb_many_pick((double)n, (double)hint, (double)range, pgb_many_ts(kw, s, PGB_MANY_SMEM),
                                         pgb_many_ts(kw, s, GJ_PGB_MANY_SMEM_BIG), pgb_many_ts(4, s, PGB_MANY_SMEM),
@@ -1104,11 +1100,9 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
     { /* the most pieces k_pgb_merge takes (shapes.h gj_pgb_merge_max, typical:
        * a partition of average rows'); GJ_PGB_MERGE_MAX=<1..64> in its place
        * (A/B runs; 16: as before session 36, 1: none) */
-        const char *e = getenv("GJ_PGB_MERGE_MAX");
-        const unsigned long v = e ? strtoul(e, NULL, 10) : 0;
         const double typical = ceil((double)n / (double)P / (double)a.T);
-        const uint32_t merge_max =
-            v >= 1 && v <= 64 ? (uint32_t)v : (uint32_t)gj_pgb_merge_max(typical, a.probe == PGB_PROBE_DIRECT);
+        const uint32_t merge_max = (uint32_t)gj_env_num(
+            "GJ_PGB_MERGE_MAX", 1, 64, (long)gj_pgb_merge_max(typical, a.probe == PGB_PROBE_DIRECT));
         k_pgb_items<<<1, PGB_ITEMS_THREADS, 0, c.st>>>(a.start, a.end, (uint32_t)P, a.T, (uint32_t *)item_end,
                                                       (uint32_t *)cut_end, (uint32_t *)cut_list, (uint32_t *)cnt + 4,
                                                       merge_max);

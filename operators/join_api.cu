@@ -536,9 +536,8 @@ int partition_pairs(Job *j, const K *kin, K *kout, const V *vin, const uint32_t 
      * session 12).
      * GJ_JOIN_PART_SHAPE=384x15 selects the other shape (A/B runs; not
      * for a scratch in two pieces, SEGX: fewer instantiations). */
-    const char *e = getenv("GJ_JOIN_PART_SHAPE");
     if constexpr (!SEGX) {
-        if (e && strcmp(e, "384x15") == 0)
+        if (gj_env_is("GJ_JOIN_PART_SHAPE", "384x15"))
             return partition_run<P, K, V, MODE, HASH>(j, kin, kout, vin, va, vb, vout, n, bits, lo0, xk, xv, vhi,
                                                       NULL, wide);
     }
