@@ -376,9 +376,9 @@ static inline double gj_gb_fold_left(double p)
  * global table, each piece's groups as its own block ends
  * (operators/groupby_kernels.cuh). k_pgb_merge takes as long as its
  * longest block, and under skew that is the hottest partition's: at Zipf
- * 1 (2^26 rows, 2^20 hashed groups) 15 pieces' tables, 2.9 MB read by one
- * block at ~15 GB/s while 35 others end early (ncu, H200,
- * bench/RESULTS.md session 36). So a hashed plan merges in a block at most
+ * 1 (2^26 rows, 2^20 hashed groups) one block lasts the kernel while 35
+ * others end early (ncu, H200, bench/RESULTS.md session 36), reckoned to
+ * read ~15 pieces' tables, ~2.9 MB, at ~15 GB/s. So a hashed plan merges in a block at most
  * GJ_PGB_MERGE_HOT pieces, or twice the pieces of a partition of average
  * rows (typical), whichever is more, and never more than
  * GJ_PGB_MERGE_MAX: partitions cut for skew merge globally, while the
