@@ -248,7 +248,9 @@ typedef struct gj_workload {
     gj_op op;
     int key_bytes;        /* 4 or 8                                          */
     int payload_bytes;    /* 4 or 8, every payload column                    */
-    double zipf;          /* skew of foreign keys (join) or group keys, >= 0 */
+    double zipf;          /* skew of foreign keys (join) or group keys, >= 0;
+                             a group-by told >= 1 runs PGB's folding builds
+                             (operators/GROUPBY.md)                         */
     /* join: R is the build (primary-key) side, S the probe side             */
     uint64_t r_rows, s_rows;
     int r_payloads, s_payloads;   /* 0..GJ_MAX_PAYLOADS                     */

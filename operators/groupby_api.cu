@@ -978,11 +978,13 @@ done:
  * tables, where only two fit, the cap cost 2.48 -> 2.97 ms at 2^19
  * (bench/RESULTS.md). */
 template <typename K, typename TK, bool OV>
-void pgb_many_build(bool narrow, bool three, bool big, void (**many)(const K *, GbSpec, PgbArgs, GTable<K>, K *, uint32_t))
+void pgb_many_build(bool narrow, bool three, bool big, bool fold,
+                    void (**many)(const K *, GbSpec, PgbArgs, GTable<K>, K *, uint32_t))
 {
     enum { T = PolicyChunk::THREADS, BIG = GJ_PGB_MANY_BIG_THREADS };
-    if (big) *many = narrow ? k_pgb_many<K, TK, true, 1, BIG, OV> : k_pgb_many<K, TK, false, 1, BIG, OV>;
-    else if (!narrow) *many = k_pgb_many<K, TK, false, 2, T, OV>;
+    if (big && narrow) *many = k_pgb_many<K, TK, true, 1, BIG, OV>;
+    else if (big) *many = fold ? k_pgb_many<K, TK, false, 1, BIG, OV, true> : k_pgb_many<K, TK, false, 1, BIG, OV>;
+    else if (!narrow) *many = fold ? k_pgb_many<K, TK, false, 2, T, OV, true> : k_pgb_many<K, TK, false, 2, T, OV>;
     else *many = three ? k_pgb_many<K, TK, true, 3> : k_pgb_many<K, TK, true, 2, T, OV>;
 }
 
@@ -993,7 +995,7 @@ void pgb_many_build(bool narrow, bool three, bool big, void (**many)(const K *, 
  * one search at a time: their OV builds gained 0-3%, inside the noise
  * (session 34, call 1; bench/RESULTS.md), not worth four instantiations. */
 template <typename K, typename TK>
-int pgb_many_kernel(Ctx &c, bool narrow, bool hashed, size_t smem,
+int pgb_many_kernel(Ctx &c, bool narrow, bool hashed, bool fold, size_t smem,
                     void (**many)(const K *, GbSpec, PgbArgs, GTable<K>, K *, uint32_t), int *threads, int *occ)
 {
     int rc = GJ_OK, occ3 = 0;
@@ -1005,11 +1007,11 @@ int pgb_many_kernel(Ctx &c, bool narrow, bool hashed, size_t smem,
                                                               smem));
     }
     if constexpr (sizeof(K) == 8)
-        pgb_many_build<K, TK, false>(narrow, occ3 >= 3, big, many);
+        pgb_many_build<K, TK, false>(narrow, occ3 >= 3, big, fold, many);
     else if (hashed)
-        pgb_many_build<K, TK, true>(narrow, occ3 >= 3, big, many);
+        pgb_many_build<K, TK, true>(narrow, occ3 >= 3, big, fold, many);
     else
-        pgb_many_build<K, TK, false>(narrow, occ3 >= 3, big, many);
+        pgb_many_build<K, TK, false>(narrow, occ3 >= 3, big, fold, many);
     *threads = big ? GJ_PGB_MANY_BIG_THREADS : PolicyChunk::THREADS;
     GJ_CUDA(cudaFuncSetAttribute(*many, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(occ, *many, *threads, smem));
@@ -1072,12 +1074,15 @@ int pgb_chunks(Ctx &c, const gj_dtable *in, const gj_workload *w, GbSpec &r, con
         tk4 ? k_pgb_merge<K, uint32_t> : k_pgb_merge<K, K>;
     /* A/B: GJ_PGB_MERGE_THREADS=512 = k_pgb_merge's blocks before session 35 */
     const int merge_threads = gj_env_is("GJ_PGB_MERGE_THREADS", "512") ? 512 : PGB_MERGE_THREADS;
+    /* the general tile's fold in builds of its own, for skewed workloads
+     * (shapes.h GJ_PGB_FOLD_ZIPF; GJ_GB_FOLD=0: none) */
+    const bool fold = w->zipf >= GJ_PGB_FOLD_ZIPF && gb_fold_on();
     if (ts && tk4) {
-        if ((rc = pgb_many_kernel<K, uint32_t>(c, narrow, false, smem, &many, &many_threads, &occ))) goto done;
+        if ((rc = pgb_many_kernel<K, uint32_t>(c, narrow, false, fold, smem, &many, &many_threads, &occ))) goto done;
     } else if (ts) {
         /* A/B: GJ_PGB_OVERLAP=0 = hashed keys searched one at a time */
         const bool hashed = a.probe != PGB_PROBE_DIRECT && !gj_env_is("GJ_PGB_OVERLAP", "0");
-        if ((rc = pgb_many_kernel<K, K>(c, narrow, hashed, smem, &many, &many_threads, &occ))) goto done;
+        if ((rc = pgb_many_kernel<K, K>(c, narrow, hashed, fold, smem, &many, &many_threads, &occ))) goto done;
     } else {
         GJ_CUDA(cudaFuncSetAttribute(k_pgb_chunk<K, TS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         GJ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_pgb_chunk<K, TS>, PolicyChunk::THREADS, smem));

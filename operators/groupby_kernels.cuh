@@ -1989,6 +1989,76 @@ __device__ __forceinline__ bool pgb_skewed(const uint32_t sl[4], bool off)
     const uint32_t o = __shfl_xor_sync(~0u, sl[3], 1);
     return !off && __any_sync(~0u, sl[3] != GB_EMPTY && (sl[3] == o || sl[3] == sl[0]));
 }
+/* The general tile's fold (k_pgb_many's other aggregate sets, and PGB-UR):
+ * where pgb_skewed passes, each of a thread's four rows u whose lane-0 slot
+ * c[u] holds at least GJ_GB_FOLD_MIN of the warp's rows folds, for the
+ * accumulators one warp reduction combines (pgb_foldable: counts, and 4-byte
+ * sums, maxima and minima, by pgb_lean_fold): lane 0 sends the one atomic,
+ * and `rest`, sl with the folded rows emptied, takes the other rows' own.
+ * Other kinds (floats, 8-byte sources) keep every row's atomic: a fold by
+ * 64-bit shuffles and the accumulator's own combine (HGB's gb_fold) made
+ * the aggregate slower, not faster (H200, PGB-TR, 2^26 rows, 2^20 hashed
+ * groups, Zipf 1: sum,count,avg 1.37 -> 2.16 ms, max,sum,avg,count 1.42
+ * -> 5.02). By one reduction: Zipf 1.5 1.79 -> 1.44, 1.95 -> 1.46, Zipf 2
+ * 1.91 -> 1.42, 2.14 -> 1.48, Zipf 1 level; but built into every generic
+ * build, uniform keys lost 11-14% at 2^28 rows (sum,count,avg, 2^16 and
+ * 2^22 groups: 2.78 -> 3.17 ms; bench/RESULTS.md session 37), so it has
+ * builds of its own (k_pgb_many's FOLD), taken for skewed workloads
+ * (operators/shapes.h GJ_PGB_FOLD_ZIPF). NARROW builds (PGB-UR's 4-byte
+ * pairs; PGB-TR's are the lean tile's) have none: PGB-UR max,max gained
+ * nothing by it (Zipf 1.5 1.86 -> 1.86-1.90 ms). */
+struct PgbFold {
+    uint32_t c[4]; /* lane 0's slot of row u */
+    unsigned f;    /* the rows u that fold (warp-uniform) */
+    unsigned mine; /* this lane's rows among them */
+};
+__device__ __forceinline__ PgbFold pgb_fold_plan(const uint32_t sl[4], bool skewed, uint32_t rest[4])
+{
+    PgbFold p = {{GB_EMPTY, GB_EMPTY, GB_EMPTY, GB_EMPTY}, 0u, 0u};
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+        rest[u] = sl[u];
+        if (!skewed) continue;
+        const uint32_t c = __shfl_sync(~0u, sl[u], 0);
+        const bool in = c != GB_EMPTY && sl[u] == c;
+        if (__popc(__ballot_sync(~0u, in)) < GJ_GB_FOLD_MIN) continue;
+        p.c[u] = c;
+        p.f |= 1u << u;
+        if (in) p.mine |= 1u << u, rest[u] = GB_EMPTY;
+    }
+    return p;
+}
+__device__ __forceinline__ bool pgb_foldable(const GbSpec &s, int j, int kd)
+{
+    return kd == WK_CNT || kd == WK_MAXI4 || kd == WK_MINI4 || (kd == WK_ADDI && s.pw[j] == 4);
+}
+/* fold (warp-uniform): an accumulator of a foldable kind kd (shared array
+ * base) folds p's rows over their raw 4-byte values v, and `use` gets the
+ * slots the rows' own atomics take (agg4): rest; else sl, untouched */
+template <typename V>
+__device__ __forceinline__ void pgb_fold_acc(bool fold, int kd, unsigned char *base, const PgbFold &p,
+                                             const uint32_t sl[4], const uint32_t rest[4], const V v[4],
+                                             uint32_t use[4])
+{
+#pragma unroll
+    for (int u = 0; u < 4; u++) use[u] = fold ? rest[u] : sl[u];
+    if (!fold) return;
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+        if (!(p.f >> u & 1)) continue;
+        const bool in = p.mine >> u & 1;
+        if (kd == WK_CNT) {
+            const unsigned n = __popc(__ballot_sync(~0u, in));
+            if ((threadIdx.x & 31) == 0) add64_shared((unsigned long long *)base + p.c[u], n);
+        } else if (kd == WK_ADDI) {
+            pgb_lean_fold<0>(base, p.c[u], in, (uint32_t)v[u]);
+        } else if (kd == WK_MAXI4) {
+            pgb_lean_fold<1>(base, p.c[u], in, (uint32_t)v[u]);
+        } else {
+            pgb_lean_fold<2>(base, p.c[u], in, (uint32_t)v[u]);
+        }
+    }
+}
 template <int A, int B>
 __device__ __forceinline__ void pgb_lean_combine(unsigned char *b0, unsigned char *b1, const uint32_t sl[4],
                                                  const uint32_t va[4], const uint32_t vb[4], bool skewed)
@@ -2062,11 +2132,13 @@ __device__ __forceinline__ void pgb_lean_tile(const PgbKeys<K> &ks, const PgbTk<
  * hashed keys together (pgb_slot4); built for hashed plans only, not with
  * MINB 3, since the code costs the other builds registers (session 33,
  * calls 10-11: direct plans 2-6% slower when they shared it). */
-template <typename K, typename TK, bool NARROW, int MINB, int THREADS = PolicyChunk::THREADS, bool OV = false>
+template <typename K, typename TK, bool NARROW, int MINB, int THREADS = PolicyChunk::THREADS, bool OV = false,
+          bool FOLD = false>
 __global__ void __launch_bounds__(THREADS, MINB)
 k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t ts) /* s.soff: pgb_many_layout */
 {
     static_assert(!OV || MINB < 3, "the 3-block builds keep one search at a time");
+    static_assert(!FOLD || (!NARROW && MINB < 3), "the general tile's fold: generic builds of 1 or 2 blocks");
     extern __shared__ __align__(16) unsigned char smem[];
     TK *tkey = (TK *)smem;
     __shared__ uint32_t nwhole, rank, gbase;
@@ -2149,7 +2221,23 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
                 sl[u] = t.in(u) ? pgb_slot(tkey, tmask, sh, tkx.of(k[u]), tkx.slot_pb(), a.probe) : GB_EMPTY;
         }
         __syncwarp();
-        if (early) {
+        /* FOLD: the general tile's fold, in builds of its own (the host's
+         * pgb_many_build): its code cost uniform keys 11-14% where built in */
+        uint32_t rest[4];
+        const PgbFold fp = pgb_fold_plan(sl, FOLD && pgb_skewed(sl, a.nofold), rest);
+        if (early && FOLD) { /* FOLD is constexpr: the other builds keep the code before it */
+            const bool f0 = fp.f && pgb_foldable(s, 0, kd0), f1 = fp.f && pgb_foldable(s, 1, kd1);
+            if (s.n > 0) {
+                uint32_t use[4];
+                pgb_fold_acc(f0, kd0, smem + s.soff[0], fp, sl, rest, va, use);
+                agg4<false>(s, 0, kd0, smem + s.soff[0], use, va);
+            }
+            if (s.n > 1) {
+                uint32_t use[4];
+                pgb_fold_acc(f1, kd1, smem + s.soff[1], fp, sl, rest, vb, use);
+                agg4<false>(s, 1, kd1, smem + s.soff[1], use, vb);
+            }
+        } else if (early) {
             if (s.n > 0) agg4<false>(s, 0, kd0, smem + s.soff[0], sl, va);
             if (s.n > 1) agg4<false>(s, 1, kd1, smem + s.soff[1], sl, vb);
         }
@@ -2157,7 +2245,14 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
             for (int j = packed ? 2 : 0; j < s.n; j++) {
                 uint64_t v[4];
                 pgb_tile_vals(s, j, row, t.r0, hi, in4 && !a.rowid, sl, v);
-                agg4<false>(s, j, agg_kind(s, j), smem + s.soff[j], sl, v);
+                if constexpr (FOLD) {
+                    uint32_t use[4];
+                    const int kd = agg_kind(s, j);
+                    pgb_fold_acc(fp.f && pgb_foldable(s, j, kd), kd, smem + s.soff[j], fp, sl, rest, v, use);
+                    agg4<false>(s, j, kd, smem + s.soff[j], use, v);
+                } else {
+                    agg4<false>(s, j, agg_kind(s, j), smem + s.soff[j], sl, v);
+                }
             }
 #pragma unroll
         for (int u = 0; u < 4; u++) /* case 3: the global table */

@@ -219,6 +219,7 @@ static int run_case(gj_impl impl, const gcase *c)
     w.sorted_output = c->sorted;
     w.sorted_keys = c->in_order != 0; /* 2: told so, wrongly */
     w.key_range = c->krange;
+    w.zipf = c->zipf; /* the skew statistic: PGB's folding builds (shapes.h GJ_PGB_FOLD_ZIPF) */
     gj_href ref;
     assert_int_equal(gj_groupby_ref(&ht, c->n_aggs, c->aggs, &ref, NULL), GJ_OK);
 
@@ -454,12 +455,16 @@ static const gcase PGB[] = {
     /* 8-byte keys, skewed, a few bits: the claimed pass's bins sized from
      * a sample of hot keys (with GJ_PART_CLAIM_MIN=0 below) */
     {"8-byte zipf 1.5 g=40000", 1 << 21, 40000, 40000, 8, 0xF0F0000000000000ull, 1.5, 0, 2, MAXMAX, 0, 0, 0, 0, 0},
-    /* hot keys crowd a slot: every integer kind of the general tile with
-     * negative values and 8-byte sums that wrap; PGB-TR's lean tile where
+    /* hot keys crowd a slot: every integer kind of the general tile
+     * (pgb_fold_acc) with negative values and 8-byte sums that wrap;
+     * PGB-TR's lean tile where
      * most warps hold one key (Zipf 2), whose rows of lane 0's slot reduce
      * across the warp first (groupby_kernels.cuh pgb_lean_fold) */
     {"zipf 1.2 g=2^16 int sums and mins (folded)", 1 << 21, 1 << 16, 1 << 16, 4, 0, 1.2, 0, 5, INTMIX, 0, 0, 0, 0, 0},
     {"zipf 2 g=3000 sum,min (lean tile folded)", 1 << 21, 3000, 3000, 4, 0, 2.0, 0, 2, SUMMIN, 0, 0, 0, 0, 0},
+    /* the general tile's fold (pgb_fold_acc) over floats of both signs:
+     * 4-byte sums added in doubles, 8-byte mins, 4-byte maxima */
+    {"zipf 1.5 g=2^16 floats (general tile folded)", 1 << 21, 1 << 16, 1 << 16, 4, 0, 1.5, 0, 5, FLT5, 0, 0, 0, 0, 0},
     /* the same two through PGB-TR's lean tile (a pair of 4-byte sources) */
     {"sum,min: key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x6b49d223ull - 2000, 0, 0, 2, SUMMIN, 0, 0, 0, 0, 0},
     {"min,sum: hint 3000, real 200000", 1500000, 200000, 3000, 4, 0, 0, 0, 2, MINSUM, 0, 0, 0, 0, 0},
@@ -511,7 +516,9 @@ static void test_pgb_partitions(void **state)
      * gj_part_claims; PGB-UR, and PGB-TR's pairs); GJ_PGB_BITS=10: two
      * exact passes, or with GJ_PART_CLAIM_MIN=0 the claim's one 10-bit pass
      * (the exact two where a pair and a lone column make two calls);
-     * GJ_PGB_PROBE=linear: pgb_slot's linear probes */
+     * GJ_PGB_PROBE=linear: pgb_slot's linear probes; GJ_GB_FOLD=0: no
+     * fold, so skewed cases take the builds a workload without its skew
+     * statistic takes (shapes.h GJ_PGB_FOLD_ZIPF) */
     static const char *const env[][4] = {{NULL, NULL, NULL, NULL},
                                          {"GJ_PGB_PARTITION", "cub", NULL, NULL},
                                          {"GJ_PGB_TS", "256", NULL, NULL},
@@ -520,7 +527,8 @@ static void test_pgb_partitions(void **state)
                                          {"GJ_PART_CLAIM_MIN", "0", NULL, NULL},
                                          {"GJ_PGB_BITS", "10", NULL, NULL},
                                          {"GJ_PGB_BITS", "10", "GJ_PART_CLAIM_MIN", "0"},
-                                         {"GJ_PGB_PROBE", "linear", NULL, NULL}};
+                                         {"GJ_PGB_PROBE", "linear", NULL, NULL},
+                                         {"GJ_GB_FOLD", "0", NULL, NULL}};
     assert_int_equal(pgb_grid(PGB, NPGB, env, (int)(sizeof env / sizeof env[0]), 7000), 0);
 }
 
