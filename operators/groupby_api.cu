@@ -976,7 +976,8 @@ done:
  * few spilled) runs them. H200, 2^28 rows, max,max, PGB-TR aggregate
  * phase: 2.10 -> 1.86 ms at 2^13 groups (4096-slot tables); with 8192-slot
  * tables, where only two fit, the cap cost 2.48 -> 2.97 ms at 2^19
- * (bench/RESULTS.md). */
+ * (bench/RESULTS.md). fold: the generic builds that fold a skewed warp's
+ * rows in the general tile (k_pgb_many's FOLD; shapes.h GJ_PGB_FOLD_ZIPF). */
 template <typename K, typename TK, bool OV>
 void pgb_many_build(bool narrow, bool three, bool big, bool fold,
                     void (**many)(const K *, GbSpec, PgbArgs, GTable<K>, K *, uint32_t))

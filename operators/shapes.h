@@ -358,15 +358,6 @@ static inline double gj_pgb_piece_rows(double n, double parts, double sms, doubl
  * (model/time.c atomics_zipf). */
 #define GJ_GB_FOLD_MIN 8
 #define GJ_GB_FOLD_TRIES 2
-/* k_pgb_many's general tile (aggregate sets other than PGB-TR's lean
- * pair) folds lane 0's slot in builds of its own, taken where the
- * workload's skew statistic (gj_workload.zipf) is at least this: H200,
- * PGB-TR, 2^26 rows, 2^20 hashed groups, sum,count,avg and
- * max,sum,avg,count, aggregate 20-31% faster at Zipf 1.5 and 2, level at
- * 1; built into every generic build its code cost uniform keys 11-14%
- * (bench/RESULTS.md session 37). A workload that does not tell its skew
- * (0) runs without it, as before. */
-#define GJ_PGB_FOLD_ZIPF 1.0
 static inline double gj_gb_fold_left(double p)
 {
     if (!(p > 0)) return 1;
@@ -379,6 +370,16 @@ static inline double gj_gb_fold_left(double p)
     }
     return 1 - saved / (32 * p);
 }
+
+/* k_pgb_many's general tile (aggregate sets other than PGB-TR's lean
+ * pair) folds lane 0's slot in builds of its own, taken where the
+ * workload's skew statistic (gj_workload.zipf) is at least this: H200,
+ * PGB-TR, 2^26 rows, 2^20 hashed groups, sum,count,avg and
+ * max,sum,avg,count, aggregate 20-31% faster at Zipf 1.5 and 2, level at
+ * 1; built into every generic build its code cost uniform keys 11-14%
+ * (bench/RESULTS.md session 37). A workload that does not tell its skew
+ * (0) runs without it, as before. */
+#define GJ_PGB_FOLD_ZIPF 1.0
 
 /* k_pgb_many: a partition cut into 2 to gj_pgb_merge_max pieces merges
  * their tables in one block (k_pgb_merge); more pieces merge through the
