@@ -2001,7 +2001,7 @@ __device__ __forceinline__ bool pgb_skewed(const uint32_t sl[4], bool off)
  * groups, Zipf 1: sum,count,avg 1.37 -> 2.16 ms, max,sum,avg,count 1.42
  * -> 5.02). By one reduction: Zipf 1.5 1.79 -> 1.44, 1.95 -> 1.46, Zipf 2
  * 1.91 -> 1.42, 2.14 -> 1.48, Zipf 1 level; but built into every generic
- * build, uniform keys lost 11-14% at 2^28 rows (sum,count,avg, 2^16 and
+ * build, uniform keys lost 11-15% at 2^28 rows (sum,count,avg, 2^16 and
  * 2^22 groups: 2.78 -> 3.17 ms; bench/RESULTS.md session 37), so it has
  * builds of its own (k_pgb_many's FOLD), taken for skewed workloads
  * (operators/shapes.h GJ_PGB_FOLD_ZIPF). NARROW builds (PGB-UR's 4-byte
@@ -2222,7 +2222,7 @@ k_pgb_many(const K *h, GbSpec s, PgbArgs a, GTable<K> gt, K *out_key, uint32_t t
         }
         __syncwarp();
         /* FOLD: the general tile's fold, in builds of its own (the host's
-         * pgb_many_build): its code cost uniform keys 11-14% where built in */
+         * pgb_many_build): its code cost uniform keys 11-15% where built in */
         uint32_t rest[4];
         const PgbFold fp = pgb_fold_plan(sl, FOLD && pgb_skewed(sl, a.nofold), rest);
         if (early && FOLD) { /* FOLD is constexpr: the other builds keep the code before it */

@@ -375,8 +375,8 @@ static inline double gj_gb_fold_left(double p)
  * pair) folds lane 0's slot in builds of its own, taken where the
  * workload's skew statistic (gj_workload.zipf) is at least this: H200,
  * PGB-TR, 2^26 rows, 2^20 hashed groups, sum,count,avg and
- * max,sum,avg,count, aggregate 20-31% faster at Zipf 1.5 and 2, level at
- * 1; built into every generic build its code cost uniform keys 11-14%
+ * max,sum,avg,count, aggregate 20-30% faster at Zipf 1.5 and 2, level at
+ * 1; built into every generic build its code cost uniform keys 11-15%
  * (bench/RESULTS.md session 37). A workload that does not tell its skew
  * (0) runs without it, as before. */
 #define GJ_PGB_FOLD_ZIPF 1.0

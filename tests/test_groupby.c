@@ -462,8 +462,10 @@ static const gcase PGB[] = {
      * across the warp first (groupby_kernels.cuh pgb_lean_fold) */
     {"zipf 1.2 g=2^16 int sums and mins (folded)", 1 << 21, 1 << 16, 1 << 16, 4, 0, 1.2, 0, 5, INTMIX, 0, 0, 0, 0, 0},
     {"zipf 2 g=3000 sum,min (lean tile folded)", 1 << 21, 3000, 3000, 4, 0, 2.0, 0, 2, SUMMIN, 0, 0, 0, 0, 0},
-    /* the general tile's fold (pgb_fold_acc) over floats of both signs:
-     * 4-byte sums added in doubles, 8-byte mins, 4-byte maxima */
+    /* the general tile's fold beside kinds it leaves alone: an integer
+     * average's sum and count fold (pgb_fold_acc) in the tiles where float
+     * sums (added in doubles), 8-byte mins and 4-byte maxima of both signs
+     * keep every row's own atomic */
     {"zipf 1.5 g=2^16 floats (general tile folded)", 1 << 21, 1 << 16, 1 << 16, 4, 0, 1.5, 0, 5, FLT5, 0, 0, 0, 0, 0},
     /* the same two through PGB-TR's lean tile (a pair of 4-byte sources) */
     {"sum,min: key hashing to all ones, g=5000", 700000, 5000, 5000, 4, 0x6b49d223ull - 2000, 0, 0, 2, SUMMIN, 0, 0, 0, 0, 0},
