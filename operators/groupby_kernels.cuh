@@ -2002,7 +2002,7 @@ __device__ __forceinline__ bool pgb_skewed(const uint32_t sl[4], bool off)
  * -> 5.02). By one reduction: Zipf 1.5 1.79 -> 1.44, 1.95 -> 1.46, Zipf 2
  * 1.91 -> 1.42, 2.14 -> 1.48, Zipf 1 level; but built into every generic
  * build, uniform keys lost 11-15% at 2^28 rows (sum,count,avg, 2^16 and
- * 2^22 groups: 2.78 -> 3.17 ms; bench/RESULTS.md session 37), so it has
+ * 2^22 groups: 2.77-2.85 -> 3.16-3.18 ms; bench/RESULTS.md session 37), so it has
  * builds of its own (k_pgb_many's FOLD), taken for skewed workloads
  * (operators/shapes.h GJ_PGB_FOLD_ZIPF). NARROW builds (PGB-UR's 4-byte
  * pairs; PGB-TR's are the lean tile's) have none: PGB-UR max,max gained
