@@ -1989,6 +1989,15 @@ __device__ __forceinline__ bool pgb_skewed(const uint32_t sl[4], bool off)
     const uint32_t o = __shfl_xor_sync(~0u, sl[3], 1);
     return !off && __any_sync(~0u, sl[3] != GB_EMPTY && (sl[3] == o || sl[3] == sl[0]));
 }
+/* One row a lane (slot sl, GB_EMPTY: none): does lane 0's slot c hold at
+ * least GJ_GB_FOLD_MIN of the warp's rows? in: this lane's row is one of
+ * them. Every lane calls it; both tiles' folds decide by it. */
+__device__ __forceinline__ bool pgb_fold_lane0(uint32_t sl, uint32_t &c, bool &in)
+{
+    c = __shfl_sync(~0u, sl, 0);
+    in = c != GB_EMPTY && sl == c;
+    return __popc(__ballot_sync(~0u, in)) >= GJ_GB_FOLD_MIN;
+}
 /* The general tile's fold (k_pgb_many's other aggregate sets, and PGB-UR):
  * where pgb_skewed passes, each of a thread's four rows u whose lane-0 slot
  * c[u] holds at least GJ_GB_FOLD_MIN of the warp's rows folds, for the
@@ -2018,10 +2027,9 @@ __device__ __forceinline__ PgbFold pgb_fold_plan(const uint32_t sl[4], bool skew
 #pragma unroll
     for (int u = 0; u < 4; u++) {
         rest[u] = sl[u];
-        if (!skewed) continue;
-        const uint32_t c = __shfl_sync(~0u, sl[u], 0);
-        const bool in = c != GB_EMPTY && sl[u] == c;
-        if (__popc(__ballot_sync(~0u, in)) < GJ_GB_FOLD_MIN) continue;
+        uint32_t c;
+        bool in;
+        if (!skewed || !pgb_fold_lane0(sl[u], c, in)) continue;
         p.c[u] = c;
         p.f |= 1u << u;
         if (in) p.mine |= 1u << u, rest[u] = GB_EMPTY;
@@ -2066,14 +2074,12 @@ __device__ __forceinline__ void pgb_lean_combine(unsigned char *b0, unsigned cha
 #pragma unroll
     for (int u = 0; u < 4; u++) {
         bool rest = sl[u] != GB_EMPTY; /* the row's own atomics */
-        if (skewed) {
-            const uint32_t c = __shfl_sync(~0u, sl[u], 0);
-            const bool in = c != GB_EMPTY && sl[u] == c;
-            if (__popc(__ballot_sync(~0u, in)) >= GJ_GB_FOLD_MIN) {
-                pgb_lean_fold<A>(b0, c, in, va[u]);
-                pgb_lean_fold<B>(b1, c, in, vb[u]);
-                rest = rest && !in;
-            }
+        uint32_t c;
+        bool in;
+        if (skewed && pgb_fold_lane0(sl[u], c, in)) {
+            pgb_lean_fold<A>(b0, c, in, va[u]);
+            pgb_lean_fold<B>(b1, c, in, vb[u]);
+            rest = rest && !in;
         }
         if (rest) {
             pgb_lean_one<A>(b0, sl[u], va[u]);
